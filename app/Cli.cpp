@@ -1,0 +1,34 @@
+#include "app/Cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "app/Commands.h"
+#include "profiling/SystemInfo.h"
+
+namespace fuselab {
+
+int runCli(int argc, char** argv) {
+  CLI::App app{"fuselab: see what PyTorch code dispatches on the CPU and runs on the GPU.\n"
+               "Without a subcommand it opens the desktop window."};
+  app.set_version_flag("--version", [] { return versionReport(); });
+  app.require_subcommand(0, 1);
+
+  int exit_code = 0;
+  addOpenCommand(app, exit_code);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "fuselab: error: " << e.what() << "\n";
+    return 1;
+  }
+  if (app.get_subcommands().empty()) return openWindow("");
+  return exit_code;
+}
+
+}  // namespace fuselab

@@ -1,0 +1,17 @@
+// Every subcommand lives in its own app/Command<Name>.cpp and declares itself
+// here. Each adder creates its CLI11 subcommand with a callback that runs the
+// command and stores its exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace fuselab {
+
+// Subcommand adders, in the order --help lists them.
+void addOpenCommand(CLI::App& app, int& exit_code);
+
+// Opens the desktop window (GUI builds), optionally with a trace; returns the
+// exit code. Without GUI support it says so and returns 2.
+int openWindow(const std::string& trace_path);
+
+}  // namespace fuselab

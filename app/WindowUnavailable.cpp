@@ -1,0 +1,16 @@
+// openWindow() for builds without the GUI (FUSELAB_GUI=OFF).
+#ifndef FUSELAB_HAVE_GUI
+#include <iostream>
+
+#include "app/Commands.h"
+
+namespace fuselab {
+
+int openWindow(const std::string&) {
+  std::cerr << "fuselab: this build has no desktop window (configured with FUSELAB_GUI=OFF); "
+               "the subcommands (see --help) work headless\n";
+  return 2;
+}
+
+}  // namespace fuselab
+#endif

@@ -1,0 +1,3 @@
+#include "app/Cli.h"
+
+int main(int argc, char** argv) { return fuselab::runCli(argc, argv); }

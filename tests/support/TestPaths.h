@@ -1,0 +1,13 @@
+// Paths the tests use: the shared fixtures and a fresh scratch folder.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace fuselab::test {
+
+std::filesystem::path fixture(const std::string& name);  // in ../shared/fixtures/kineto-h100-torch2.11
+std::filesystem::path scratchDir(const std::string& test_name);  // empty folder under the build tree
+std::string pythonExe();  // the Python that has torch (and HTA after scripts/setup --tests)
+
+}  // namespace fuselab::test
