@@ -18,6 +18,13 @@ int runCli(int argc, char** argv) {
 
   int exit_code = 0;
   addOpenCommand(app, exit_code);
+  addExportCommand(app, exit_code);
+  addAnalyzeCommand(app, exit_code);
+  addCaptureCommand(app, exit_code);
+  addScreenshotCommand(app, exit_code);
+  addTutorialCommand(app, exit_code);
+  addCompareCommand(app, exit_code);
+  addSweepCommand(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -9,6 +9,13 @@ namespace fuselab {
 
 // Subcommand adders, in the order --help lists them.
 void addOpenCommand(CLI::App& app, int& exit_code);
+void addExportCommand(CLI::App& app, int& exit_code);
+void addAnalyzeCommand(CLI::App& app, int& exit_code);
+void addCaptureCommand(CLI::App& app, int& exit_code);
+void addScreenshotCommand(CLI::App& app, int& exit_code);
+void addTutorialCommand(CLI::App& app, int& exit_code);
+void addCompareCommand(CLI::App& app, int& exit_code);
+void addSweepCommand(CLI::App& app, int& exit_code);
 
 // Opens the desktop window (GUI builds), optionally with a trace; returns the
 // exit code. Without GUI support it says so and returns 2.

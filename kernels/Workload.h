@@ -40,6 +40,13 @@ class WorkloadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The device ran out of memory while building or running a workload (the
+// estimate in makeWorkload passed, but the allocation still failed).
+class WorkloadOutOfMemory : public WorkloadError {
+ public:
+  using WorkloadError::WorkloadError;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -47,7 +54,8 @@ class Workload {
   virtual std::string regionLabel() const = 0;  // the labelled region of one forward: "mlp_fwd"
   virtual std::string describe() const = 0;     // one line for people: shapes, dtype, variant
   // Enqueues one forward. Does not synchronize; the output stays alive until
-  // the next call so the work is not freed under the GPU.
+  // the next call so the work is not freed under the GPU. Throws
+  // WorkloadOutOfMemory when the device runs out of memory.
   virtual void forward() = 0;
   // Waits for all work this workload enqueued (no-op on the CPU).
   virtual void synchronize() = 0;

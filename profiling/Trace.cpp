@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <numeric>
 #include <sstream>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
 
 namespace fuselab {
 
@@ -156,7 +159,9 @@ void Trace::finalize() {
         open_end.push_back(e);
       }
       t.max_depth = std::max(t.max_depth, t.depth[i]);
-      if (isGpuWork(t.category[i]) || t.category[i] == Category::GpuAnnotation) any_gpu = true;
+      // cuda_sync events sit on the device/stream track (Kineto does the same).
+      if (isGpuWork(t.category[i]) || t.category[i] == Category::GpuAnnotation || t.category[i] == Category::Sync)
+        any_gpu = true;
     }
     if (any_gpu) {
       t.kind = TrackKind::Gpu;
@@ -226,22 +231,78 @@ int64_t Trace::endNs() const {
   return e;
 }
 
+namespace {
+
+// Args compare as JSON values (key order and spacing do not matter). An
+// event without args equals one whose args only repeat its columns
+// (correlation, External id, device, stream): that is what export writes for
+// events that had none.
+bool sameArgs(std::string_view a, std::string_view b, const Track& ta, size_t i) {
+  if (a == b) return true;
+  if (!a.empty() && !b.empty()) {
+    auto ja = nlohmann::json::parse(a, nullptr, false);
+    auto jb = nlohmann::json::parse(b, nullptr, false);
+    return !ja.is_discarded() && !jb.is_discarded() && ja == jb;
+  }
+  auto j = nlohmann::json::parse(a.empty() ? b : a, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return false;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it.value().is_number_integer()) return false;
+    auto v = it.value().get<int64_t>();
+    const std::string& k = it.key();
+    bool ok = (k == "correlation" && v == ta.correlation[i]) || (k == "External id" && v == ta.external_id[i]) ||
+              (k == "device" && v == ta.device) || (k == "stream" && v == ta.stream);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool sameJson(std::string_view a, std::string_view b) {
+  if (a == b) return true;
+  auto ja = nlohmann::json::parse(a, nullptr, false);
+  auto jb = nlohmann::json::parse(b, nullptr, false);
+  return !ja.is_discarded() && !jb.is_discarded() && ja == jb;
+}
+
+}  // namespace
+
 bool Trace::sameContentAs(const Trace& o, std::string* why) const {
   auto fail = [&](const std::string& msg) {
     if (why) *why = msg;
     return false;
   };
-  if (tracks.size() != o.tracks.size())
-    return fail("track count " + std::to_string(tracks.size()) + " vs " + std::to_string(o.tracks.size()));
+  // Tracks without events are not content (a producer may create them early).
+  if (nonEmptyTrackCount() != o.nonEmptyTrackCount())
+    return fail("track count " + std::to_string(nonEmptyTrackCount()) + " vs " + std::to_string(o.nonEmptyTrackCount()));
   if (meta.base_time_ns != o.meta.base_time_ns) return fail("baseTimeNanoseconds differs");
+  if (meta.schema_version != o.meta.schema_version) return fail("schemaVersion differs");
+  if (meta.trace_name != o.meta.trace_name) return fail("traceName differs");
   if (meta.devices.size() != o.meta.devices.size()) return fail("deviceProperties count differs");
+  for (size_t d = 0; d < meta.devices.size(); ++d) {
+    const auto &da = meta.devices[d], &db = o.meta.devices[d];
+    bool both_json = !da.json.empty() && !db.json.empty();  // a capture may give only id and name
+    if (da.id != db.id || da.name != db.name || (both_json && !sameJson(da.json, db.json)))
+      return fail("deviceProperties[" + std::to_string(d) + "] differs");
+  }
+  if (meta.extra_fields.size() != o.meta.extra_fields.size()) return fail("top-level field count differs");
+  for (size_t k = 0; k < meta.extra_fields.size(); ++k) {
+    const auto &fa = meta.extra_fields[k], &fb = o.meta.extra_fields[k];
+    if (fa.first != fb.first || !sameJson(fa.second, fb.second)) return fail("top-level field \"" + fa.first + "\" differs");
+  }
+  // Tracks are matched by their pid/tid tokens, not by position.
+  std::vector<int64_t> other_of(tracks.size(), -1);
   for (size_t ti = 0; ti < tracks.size(); ++ti) {
     const Track& a = tracks[ti];
-    // Tracks are matched by their pid/tid tokens, not by position.
+    if (a.size() == 0) continue;
     const Track* bp = nullptr;
-    for (const auto& cand : o.tracks)
-      if (o.strings.get(cand.pid_id) == strings.get(a.pid_id) && o.strings.get(cand.tid_id) == strings.get(a.tid_id))
+    for (size_t tj = 0; tj < o.tracks.size(); ++tj) {
+      const Track& cand = o.tracks[tj];
+      if (cand.size() > 0 && o.strings.get(cand.pid_id) == strings.get(a.pid_id) &&
+          o.strings.get(cand.tid_id) == strings.get(a.tid_id)) {
         bp = &cand;
+        other_of[ti] = static_cast<int64_t>(tj);
+      }
+    }
     std::string label = std::string(strings.get(a.pid_id)) + "/" + std::string(strings.get(a.tid_id));
     if (!bp) return fail("track " + label + " missing");
     const Track& b = *bp;
@@ -249,6 +310,10 @@ bool Trace::sameContentAs(const Trace& o, std::string* why) const {
     if (strings.get(a.process_name_id) != o.strings.get(b.process_name_id) ||
         strings.get(a.thread_name_id) != o.strings.get(b.thread_name_id))
       return fail("track " + label + " names differ");
+    if (strings.get(a.process_labels_id) != o.strings.get(b.process_labels_id)) return fail("track " + label + " labels differ");
+    if (a.sort_index != b.sort_index) return fail("track " + label + " sort index differs");
+    if (a.kind == TrackKind::Gpu && (a.device != b.device || a.stream != b.stream))
+      return fail("track " + label + " device/stream differs");
     if (a.size() != b.size())
       return fail("track " + label + " has " + std::to_string(a.size()) + " vs " + std::to_string(b.size()) + " events");
     for (size_t i = 0; i < a.size(); ++i) {
@@ -258,16 +323,45 @@ bool Trace::sameContentAs(const Trace& o, std::string* why) const {
       if (a.dur_ns[i] != b.dur_ns[i]) return fail(at + " duration differs");
       if (strings.get(a.name_id[i]) != o.strings.get(b.name_id[i])) return fail(at + " name differs");
       if (strings.get(a.cat_id[i]) != o.strings.get(b.cat_id[i])) return fail(at + " category differs");
+      if (a.category[i] != b.category[i]) return fail(at + " category kind differs");
       if (a.depth[i] != b.depth[i]) return fail(at + " depth differs");
       if (a.correlation[i] != b.correlation[i]) return fail(at + " correlation differs");
       if (a.external_id[i] != b.external_id[i]) return fail(at + " external id differs");
-      if ((a.args[i].length == 0) != (b.args[i].length == 0)) return fail(at + " args presence differs");
+      if (!sameArgs(argsJson(a.args[i]), o.argsJson(b.args[i]), a, i)) return fail(at + " args differ");
     }
   }
   if (flows.size() != o.flows.size()) return fail("flow count differs");
+  auto flowTs = [](const Trace& t, EventRef r, int64_t stored) {
+    return stored >= 0 ? stored : t.tracks[r.track].start_ns[r.index];
+  };
+  for (size_t k = 0; k < flows.size(); ++k) {
+    const Flow &fa = flows[k], &fb = o.flows[k];
+    std::string at = "flow " + std::to_string(k);
+    if (fa.id != fb.id || strings.get(fa.cat_id) != o.strings.get(fb.cat_id) ||
+        strings.get(fa.name_id) != o.strings.get(fb.name_id))
+      return fail(at + " id/category/name differs");
+    for (auto [ea, eb, ta, tb] : {std::tuple{fa.from, fb.from, fa.from_ts_ns, fb.from_ts_ns},
+                                  std::tuple{fa.to, fb.to, fa.to_ts_ns, fb.to_ts_ns}}) {
+      if (ea.track >= tracks.size() || other_of[ea.track] != int64_t(eb.track) || ea.index != eb.index)
+        return fail(at + " binds to different events");
+      if (flowTs(*this, ea, ta) != flowTs(o, eb, tb)) return fail(at + " time differs");
+    }
+  }
   if (raw_events.size() != o.raw_events.size()) return fail("raw (non-X) event count differs");
+  for (size_t k = 0; k < raw_events.size(); ++k) {
+    const RawEvent &ra = raw_events[k], &rb = o.raw_events[k];
+    if (ra.phase != rb.phase || ra.ts_ns != rb.ts_ns || strings.get(ra.name_id) != o.strings.get(rb.name_id) ||
+        !sameJson(ra.json, rb.json))
+      return fail("raw event " + std::to_string(k) + " differs");
+  }
   if (launches_.size() != o.launches_.size()) return fail("launch link count differs");
   return true;
+}
+
+size_t Trace::nonEmptyTrackCount() const {
+  size_t n = 0;
+  for (const auto& t : tracks) n += t.size() > 0;
+  return n;
 }
 
 }  // namespace fuselab

@@ -69,6 +69,11 @@ struct Track {
   uint32_t process_name_id = 0;  // from "M" metadata, or set by the capture
   uint32_t thread_name_id = 0;
   int64_t sort_index = 0;
+  // As the source gave them ("M" process_labels / *_sort_index), for export;
+  // sort_index above is the thread's index, else the process's, else 0.
+  uint32_t process_labels_id = 0;
+  std::optional<int64_t> process_sort_index;
+  std::optional<int64_t> thread_sort_index;
   int device = -1;   // GPU tracks
   int64_t stream = -1;
 
@@ -103,6 +108,9 @@ struct Flow {
   uint32_t name_id = 0;
   EventRef from;
   EventRef to;
+  // Where the source placed each end (absolute ns); -1 = at the event's start.
+  int64_t from_ts_ns = -1;
+  int64_t to_ts_ns = -1;
 };
 
 // Launch call -> the GPU ops it enqueued (several for a CUDA graph launch).
@@ -183,9 +191,11 @@ class Trace {
   int64_t endNs() const;    // latest end
   std::string_view name(EventRef r) const { return strings.get(tracks[r.track].name_id[r.index]); }
 
-  // Equality of content (used by the round-trip tests): same tracks, events,
-  // args (compared as text), flows, raw events and metadata.
+  // Equality of content (used by the round-trip tests): same non-empty
+  // tracks, events, args (as JSON values; no args == args that only repeat
+  // the columns), flows, raw events and metadata.
   bool sameContentAs(const Trace& other, std::string* why = nullptr) const;
+  size_t nonEmptyTrackCount() const;
 
  private:
   std::vector<LaunchLink> launches_;

@@ -4,6 +4,7 @@ BUILD_DIR="${FUSELAB_BUILD_DIR:-$ROOT/build}"
 TORCH_VERSION=2.11.0
 GLAD2_VERSION=2.0.8
 HTA_VERSION=0.5.0
+PSUTIL_VERSION=7.2.2
 
 say() { printf '[fuselab] %s\n' "$*"; }
 

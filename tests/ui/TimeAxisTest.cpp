@@ -44,5 +44,27 @@ TEST(TimeAxis, PanFollowsPointer) {
   EXPECT_DOUBLE_EQ(a.start_ns, 900.0);
 }
 
+TEST(TimeAxis, FitWithMarginLeavesRoomOnBothSides) {
+  TimeAxis a;
+  a.origin_px = 0;
+  a.width_px = 1200;
+  a.fitWithMargin(1000, 2000, 0.1);
+  EXPECT_DOUBLE_EQ(a.start_ns, 900.0);
+  EXPECT_DOUBLE_EQ(a.endNs(), 2100.0);
+  EXPECT_FLOAT_EQ(a.nsToX(1000), 100.0f);
+}
+
+TEST(TimeAxis, RepeatedZoomAroundAPointIsReversible) {
+  TimeAxis a;
+  a.origin_px = 40;
+  a.width_px = 1000;
+  a.fit(0, 1e6);
+  TimeAxis before = a;
+  for (int i = 0; i < 10; ++i) a.zoomAround(700, 1.25, 1e12);
+  for (int i = 0; i < 10; ++i) a.zoomAround(700, 1 / 1.25, 1e12);
+  EXPECT_NEAR(a.start_ns, before.start_ns, 1e-6);
+  EXPECT_NEAR(a.ns_per_px, before.ns_per_px, 1e-9);
+}
+
 }  // namespace
 }  // namespace fuselab::ui

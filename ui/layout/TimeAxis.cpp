@@ -14,6 +14,11 @@ void TimeAxis::fit(double begin_ns, double end_ns) {
   ns_per_px = std::max(span / std::max(width_px, 1.0f), kMinNsPerPx);
 }
 
+void TimeAxis::fitWithMargin(double begin_ns, double end_ns, double margin) {
+  double pad = std::max(end_ns - begin_ns, 1.0) * std::max(margin, 0.0);
+  fit(begin_ns - pad, end_ns + pad);
+}
+
 void TimeAxis::zoomAround(float x, double factor, double max_ns_per_px) {
   if (factor <= 0) return;
   double anchor = xToNs(x);

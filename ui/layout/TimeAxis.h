@@ -18,6 +18,8 @@ struct TimeAxis {
 
   // Shows [begin, end) across the width (with no margin).
   void fit(double begin_ns, double end_ns);
+  // Shows [begin, end) with `margin` (a fraction of the span) free on each side.
+  void fitWithMargin(double begin_ns, double end_ns, double margin);
   // Zooms by `factor` (> 1 zooms in) keeping the time under screen x fixed.
   // Zoom is clamped between 1/100 ns per pixel and `max_ns_per_px`.
   void zoomAround(float x, double factor, double max_ns_per_px);

@@ -1,0 +1,162 @@
+// `fuselab capture --workload mlp --batch 64 --seq 128 --dim 768 --hidden 3072
+//  --dtype bf16 --steps 3 --warmup 3 [--graph] [--device cpu] --out trace.json.gz`:
+// runs a workload live, captures CPU and GPU, writes the trace and prints the
+// analysis summary. Exit codes: 0 ok, 1 out of memory or a failed write,
+// 2 a bad value (message with the allowed range).
+#include <charconv>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "app/AnalysisReport.h"
+#include "app/Commands.h"
+#include "app/WorkloadCapture.h"
+#include "kernels/Workload.h"
+#include "kernels/WorkloadRegistry.h"
+#include "profiling/Analysis.h"
+#include "profiling/ChromeTraceExport.h"
+
+namespace fuselab {
+namespace {
+
+constexpr int kExitBadValue = 2;
+constexpr int kExitFailed = 1;
+
+struct CaptureArgs {
+  std::string workload = "mlp";
+  std::string variant;
+  // Sizes as typed; unset ones take the workload's defaults.
+  std::optional<std::string> batch, seq, dim, hidden, out_features;
+  std::string dtype = "bf16";
+  std::string device = "cuda";
+  bool graph = false;
+  std::string steps = "3";
+  std::string warmup = "3";
+  std::string seed = "0";
+  bool no_shapes = false;
+  bool no_cupti = false;
+  bool driver_api = false;
+  std::string out;  // trace file; none written when empty
+  bool json = false;
+};
+
+class BadValue : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+int64_t parseInt(const std::string& flag, const std::string& text, int64_t min, int64_t max) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max)
+    throw BadValue(flag + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                   ", got '" + text + "'");
+  return v;
+}
+
+WorkloadParams workloadParams(const CaptureArgs& a) {
+  WorkloadParams p;
+  bool known = false;
+  for (const auto& info : listWorkloads())
+    if (info.name == a.workload) p = info.defaults, known = true;
+  if (!known) {
+    std::string choices;
+    for (const auto& info : listWorkloads()) choices += (choices.empty() ? "" : ", ") + info.name;
+    throw BadValue("--workload must be one of " + choices + ", got '" + a.workload + "'");
+  }
+  p.workload = a.workload;
+  p.variant = a.variant;
+  if (a.batch) p.batch = parseInt("--batch", *a.batch, SizeLimits::kMin, SizeLimits::kMaxBatch);
+  if (a.seq) p.seq = parseInt("--seq", *a.seq, SizeLimits::kMin, SizeLimits::kMaxSeq);
+  if (a.dim) p.dim = parseInt("--dim", *a.dim, SizeLimits::kMin, SizeLimits::kMaxDim);
+  if (a.hidden) p.hidden = parseInt("--hidden", *a.hidden, SizeLimits::kMin, SizeLimits::kMaxHidden);
+  if (a.out_features) p.out = parseInt("--out-features", *a.out_features, SizeLimits::kMin, SizeLimits::kMaxOut);
+  p.dtype = parseDType(a.dtype);
+  p.device = parseDevice(a.device);
+  p.graph = a.graph;
+  p.seed = static_cast<uint64_t>(parseInt("--seed", a.seed, 0, INT64_MAX));
+  return p;
+}
+
+int runCaptureCommand(const CaptureArgs& a) {
+  WorkloadParams params;
+  CaptureOptions options;
+  try {
+    params = workloadParams(a);
+    options.steps = static_cast<int>(parseInt("--steps", a.steps, 1, 10000));
+    options.warmup = static_cast<int>(parseInt("--warmup", a.warmup, 0, 10000));
+  } catch (const std::exception& e) {  // BadValue, WorkloadError (dtype, device)
+    std::cerr << "fuselab capture: " << e.what() << "\n";
+    return kExitBadValue;
+  }
+  options.record_shapes = !a.no_shapes;
+  options.gpu = !a.no_cupti;
+  options.cupti_driver_api = a.driver_api;
+
+  CaptureResult result;
+  try {
+    result = captureWorkload(params, options);
+  } catch (const WorkloadOutOfMemory& e) {
+    std::cerr << "fuselab capture: " << e.what() << "\n";
+    return kExitFailed;
+  } catch (const WorkloadError& e) {
+    std::cerr << "fuselab capture: " << e.what() << "\n";
+    return kExitBadValue;
+  } catch (const CaptureError& e) {
+    std::cerr << "fuselab capture: " << e.what() << "\n";
+    return kExitBadValue;
+  } catch (const std::exception& e) {
+    std::cerr << "fuselab capture: failed: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  for (const auto& m : result.messages) std::cerr << "fuselab capture: " << m << "\n";
+
+  std::cout << "captured " << result.steps_done << " steps of " << result.trace.meta.trace_name << "\n";
+  if (!a.out.empty()) {
+    try {
+      exportChromeTrace(result.trace, a.out);
+    } catch (const std::exception& e) {
+      std::cerr << "fuselab capture: cannot write " << a.out << ": " << e.what() << "\n";
+      return kExitFailed;
+    }
+    std::cout << "wrote " << a.out << "\n";
+  }
+  const TraceAnalysis analysis = analyzeTrace(result.trace);
+  if (a.json)
+    std::cout << analysisJson(result.trace, analysis).dump(2) << "\n";
+  else
+    std::cout << analysisText(result.trace, analysis);
+  return 0;
+}
+
+}  // namespace
+
+void addCaptureCommand(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("capture", "Run a workload live, capture what the CPU dispatched and the GPU ran, "
+                                            "write the trace and print the analysis summary");
+  auto a = std::make_shared<CaptureArgs>();
+  std::string workloads;
+  for (const auto& info : listWorkloads()) workloads += (workloads.empty() ? "" : ", ") + info.name;
+  cmd->add_option("--workload", a->workload, "Workload: " + workloads)->capture_default_str();
+  cmd->add_option("--variant", a->variant, "Workload variant (mlp: geglu or stacked)");
+  cmd->add_option("--batch", a->batch, "Batch size (default: the workload's)")->type_name("INT");
+  cmd->add_option("--seq", a->seq, "Sequence length (mlp; tokens = batch * seq)")->type_name("INT");
+  cmd->add_option("--dim", a->dim, "Model dim / in features (matmul_add: the square size)")->type_name("INT");
+  cmd->add_option("--hidden", a->hidden, "Hidden size (mlp)")->type_name("INT");
+  cmd->add_option("--out-features", a->out_features, "Out features (linear)")->type_name("INT");
+  cmd->add_option("--dtype", a->dtype, "bf16, fp16 or fp32")->capture_default_str();
+  cmd->add_option("--device", a->device, "cuda or cpu")->capture_default_str();
+  cmd->add_flag("--graph", a->graph, "Capture one forward as a CUDA graph and replay it");
+  cmd->add_option("--steps", a->steps, "Recorded steps (ProfilerStep#k)")->type_name("INT")->capture_default_str();
+  cmd->add_option("--warmup", a->warmup, "Forwards before recording")->type_name("INT")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "Seed of the weights and inputs")->type_name("INT")->capture_default_str();
+  cmd->add_flag("--no-shapes", a->no_shapes, "Do not record input dims of the CPU ops");
+  cmd->add_flag("--no-cupti", a->no_cupti, "CPU side only (no CUPTI)");
+  cmd->add_flag("--driver-api", a->driver_api, "Record every CUDA driver call, not only kernel launches");
+  cmd->add_option("--out", a->out, "Trace file to write (.json or .json.gz)")->type_name("FILE");
+  cmd->add_flag("--json", a->json, "Print the analysis as JSON instead of text");
+  cmd->callback([a, &exit_code] { exit_code = runCaptureCommand(*a); });
+}
+
+}  // namespace fuselab

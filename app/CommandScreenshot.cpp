@@ -1,0 +1,118 @@
+// `fuselab screenshot --out FILE.png [--trace T] [--range START:END]
+// [--width W --height H] [--theme light|dark] [--scale S] [--area window|timeline]
+// [--select NAME]`:
+// renders the window's UI offscreen (a hidden OpenGL window; under Xvfb
+// where there is no display) and writes a PNG. Without --trace it shows the
+// empty workbench.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "app/Commands.h"
+#include "app/TimeRangeArg.h"
+#include "profiling/ChromeTraceImport.h"
+
+#ifdef FUSELAB_HAVE_GUI
+#include "app/gui/GlfwWindow.h"
+#include "app/gui/HeadlessScreenshot.h"
+#endif
+
+namespace fuselab {
+
+namespace {
+
+struct ScreenshotArgs {
+  std::string out;
+  std::string trace;
+  std::string range;
+  int width = 1600;
+  int height = 900;
+  std::string theme = "dark";
+  float scale = 1.0f;
+  std::string area = "window";
+  std::string select;
+};
+
+int runScreenshot(const ScreenshotArgs& a) {
+#ifndef FUSELAB_HAVE_GUI
+  (void)a;
+  std::cerr << "fuselab screenshot: this build has no GUI (configured with FUSELAB_GUI=OFF)\n";
+  return 2;
+#else
+  HeadlessScreenshot o;
+  if (!a.range.empty()) {
+    std::string why;
+    auto range = parseTimeRange(a.range, &why);
+    if (!range) {
+      std::cerr << "fuselab screenshot: --range: " << why << "\n";
+      return 1;
+    }
+    o.range_begin_ns = range->begin_ns;
+    o.range_end_ns = range->end_ns;
+  }
+  if ((!a.range.empty() || !a.select.empty()) && a.trace.empty()) {
+    std::cerr << "fuselab screenshot: --range and --select need --trace\n";
+    return 1;
+  }
+  std::shared_ptr<const Trace> trace;
+  std::string label;
+  if (!a.trace.empty()) {
+    try {
+      trace = std::make_shared<const Trace>(importChromeTrace(a.trace));
+    } catch (const std::exception& e) {  // TraceImportError says what and where
+      std::cerr << "fuselab screenshot: cannot read " << a.trace << ": " << e.what() << "\n";
+      return 1;
+    }
+    label = std::filesystem::path(a.trace).filename().string();
+  }
+  o.out = a.out;
+  o.width = a.width;
+  o.height = a.height;
+  o.pixel_scale = a.scale;
+  o.theme = *ui::parseThemeKind(a.theme);
+  o.area = a.area == "timeline" ? ScreenshotArea::Timeline : ScreenshotArea::Window;
+  o.select = a.select;
+  try {
+    RgbaImage image = writeHeadlessScreenshot(trace, label, o);
+    std::cout << "wrote " << a.out << " (" << image.width << "x" << image.height << ")\n";
+  } catch (const GuiUnavailable& e) {
+    std::cerr << "fuselab screenshot: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "fuselab screenshot: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+#endif
+}
+
+}  // namespace
+
+void addScreenshotCommand(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("screenshot", "Render the window offscreen (optionally with a trace) to a PNG");
+  auto args = std::make_shared<ScreenshotArgs>();
+  cmd->add_option("--out", args->out, "PNG file to write")->required();
+  cmd->add_option("--trace", args->trace, "Chrome/Kineto trace (.json / .json.gz) to show")->check(CLI::ExistingFile);
+  cmd->add_option("--range", args->range,
+                  "START:END since the trace start, units ns/us/ms/s (default us), e.g. 1.2ms:2.5ms");
+  cmd->add_option("--width", args->width, "Layout width in logical pixels")
+      ->check(CLI::Range(16, 8192))
+      ->capture_default_str();
+  cmd->add_option("--height", args->height, "Layout height in logical pixels")
+      ->check(CLI::Range(16, 8192))
+      ->capture_default_str();
+  cmd->add_option("--theme", args->theme, "dark or light (light suits slides and print)")
+      ->check(CLI::IsMember({"dark", "light"}))
+      ->capture_default_str();
+  cmd->add_option("--scale", args->scale, "Image pixels per logical pixel (2: same layout, twice as sharp)")
+      ->check(CLI::Range(0.5f, 4.0f))
+      ->capture_default_str();
+  cmd->add_option("--area", args->area, "window, or timeline (only the timeline, filling the image)")
+      ->check(CLI::IsMember({"window", "timeline"}))
+      ->capture_default_str();
+  cmd->add_option("--select", args->select,
+                  "Select the first event with this name (e.g. aten::linear) to show its flow arrows");
+  cmd->callback([args, &exit_code] { exit_code = runScreenshot(*args); });
+}
+
+}  // namespace fuselab

@@ -1,0 +1,101 @@
+#include "app/gui/TraceLoader.h"
+
+#include <chrono>
+#include <exception>
+#include <filesystem>
+
+#include "profiling/ChromeTraceImport.h"
+
+namespace fuselab {
+
+namespace {
+
+LoadOutcome runJob(const std::string& what, const std::string& path, std::shared_ptr<const Trace> trace,
+                   const std::string& label, const AnalysisOptions& options, bool keep_view) {
+  LoadOutcome out;
+  out.what = what;
+  try {
+    if (!path.empty() && !trace) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) {
+        out.error = path + ": no such file";
+        return out;
+      }
+      trace = std::make_shared<const Trace>(importChromeTrace(path));
+    }
+    auto analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
+    out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view};
+  } catch (const std::exception& e) {  // TraceImportError names the place
+    out.error = e.what();
+  }
+  return out;
+}
+
+}  // namespace
+
+TraceLoader::~TraceLoader() {
+  if (running_.valid()) running_.wait();
+}
+
+void TraceLoader::loadFile(const std::string& path, const AnalysisOptions& options) {
+  Job j;
+  j.what = "open " + std::filesystem::path(path).filename().string();
+  j.path = path;
+  j.label = std::filesystem::path(path).filename().string();
+  j.options = options;
+  submit(std::move(j));
+}
+
+void TraceLoader::analyze(std::shared_ptr<const Trace> trace, std::string label, std::string path,
+                          const AnalysisOptions& options, bool keep_view) {
+  Job j;
+  j.what = "analyse " + label;
+  j.trace = std::move(trace);
+  j.label = std::move(label);
+  j.path = std::move(path);
+  j.options = options;
+  j.keep_view = keep_view;
+  submit(std::move(j));
+}
+
+void TraceLoader::submit(Job job) {
+  collect();
+  if (running_.valid())
+    waiting_ = std::move(job);
+  else
+    start(std::move(job));
+}
+
+void TraceLoader::start(Job job) {
+  running_what_ = job.what;
+  running_ = std::async(std::launch::async, [j = std::move(job)] {
+    return runJob(j.what, j.path, j.trace, j.label, j.options, j.keep_view);
+  });
+}
+
+void TraceLoader::collect() {
+  if (!running_.valid() || running_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  done_.push_back(running_.get());
+  running_what_.clear();
+  if (waiting_) {
+    Job next = std::move(*waiting_);
+    waiting_.reset();
+    start(std::move(next));
+  }
+}
+
+std::vector<LoadOutcome> TraceLoader::poll() {
+  collect();
+  std::vector<LoadOutcome> out;
+  out.swap(done_);
+  return out;
+}
+
+void TraceLoader::wait() {
+  while (running_.valid()) {
+    running_.wait();
+    collect();
+  }
+}
+
+}  // namespace fuselab

@@ -1,0 +1,66 @@
+// Loads and analyses traces off the UI thread: a trace file (import +
+// analysis) or a trace already in memory (a capture, or a new gap
+// threshold). One job runs at a time; a newer request waiting replaces an
+// older waiting one. Results are picked up with poll() from the UI thread.
+#pragma once
+
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profiling/Analysis.h"
+#include "profiling/Trace.h"
+
+namespace fuselab {
+
+struct LoadedTrace {
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const TraceAnalysis> analysis;
+  std::string label;       // file name or capture description
+  std::string path;        // the file, empty for traces from memory
+  bool keep_view = false;  // same trace, new analysis
+};
+
+struct LoadOutcome {
+  std::optional<LoadedTrace> loaded;  // set on success
+  std::string error;                  // what went wrong, for people
+  std::string what;                   // the job ("open mlp.json.gz")
+};
+
+class TraceLoader {
+ public:
+  ~TraceLoader();  // waits for the running job
+
+  void loadFile(const std::string& path, const AnalysisOptions& options);
+  void analyze(std::shared_ptr<const Trace> trace, std::string label, std::string path,
+               const AnalysisOptions& options, bool keep_view);
+
+  // Finished jobs, oldest first.
+  std::vector<LoadOutcome> poll();
+  bool busy() const { return running_.valid() || waiting_.has_value(); }
+  const std::string& currentJob() const { return running_what_; }
+  // Blocks until every job has finished (results stay for poll()).
+  void wait();
+
+ private:
+  struct Job {
+    std::string what;
+    std::string path;                    // load this file, or
+    std::shared_ptr<const Trace> trace;  // analyse this trace
+    std::string label;
+    AnalysisOptions options;
+    bool keep_view = false;
+  };
+  void submit(Job job);
+  void start(Job job);
+  void collect();  // moves a finished running job to done_, starts the waiting one
+
+  std::future<LoadOutcome> running_;
+  std::string running_what_;
+  std::optional<Job> waiting_;
+  std::vector<LoadOutcome> done_;
+};
+
+}  // namespace fuselab

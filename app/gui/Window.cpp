@@ -1,0 +1,165 @@
+#include "app/gui/Window.h"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <csignal>
+#include <iostream>
+#include <vector>
+
+#include "app/Commands.h"
+#include "app/Settings.h"
+#include "app/gui/GlfwWindow.h"
+#include "app/gui/OffscreenRenderer.h"
+#include "app/gui/TeachingPanels.h"
+#include "app/gui/UiContext.h"
+#include "app/gui/Workspace.h"
+
+namespace fuselab {
+
+namespace {
+
+// Files dropped onto the window since the last frame.
+std::vector<std::string> g_dropped;
+
+// SIGINT/SIGTERM close the window the normal way (settings saved).
+volatile std::sig_atomic_t g_stop = 0;
+void onStopSignal(int) { g_stop = 1; }
+
+void onDrop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
+
+void saveScreenshot(Workspace& ws, const ScreenshotRequest& r, ImVec2 window_size) {
+  ui::TimelineView& tl = ws.timeline();
+  const double begin = tl.axis().start_ns, end = tl.axis().endNs();
+  OffscreenFrame f;
+  f.pixel_scale = r.pixel_scale;
+  f.theme = r.theme;
+  f.area = r.area;
+  if (r.area == ScreenshotArea::Timeline) {
+    f.width = static_cast<int>(tl.lastRectMax().x - tl.lastRectMin().x);
+    f.height = static_cast<int>(tl.lastRectMax().y - tl.lastRectMin().y);
+  } else {
+    f.width = static_cast<int>(window_size.x);
+    f.height = static_cast<int>(window_size.y);
+  }
+  // The picture shows the time range the user is looking at.
+  if (tl.hasTrace()) tl.showRange(begin, end);
+  try {
+    writePng(r.path, renderOffscreen(ws, f));
+    ws.notify("Saved screenshot " + r.path.string());
+  } catch (const std::exception& e) {
+    ws.notify(std::string("Screenshot failed: ") + e.what());
+  }
+  if (tl.hasTrace()) tl.showRange(begin, end);
+}
+
+}  // namespace
+
+int openWindow(const std::string& trace_path) {
+  g_stop = 0;
+  auto old_int = std::signal(SIGINT, onStopSignal);
+  auto old_term = std::signal(SIGTERM, onStopSignal);
+  const std::filesystem::path dir = settingsDir();
+  const std::filesystem::path settings_file = dir.empty() ? std::filesystem::path() : dir / "settings.json";
+  std::string warning;
+  Settings settings = loadSettings(settings_file, &warning);
+  if (!warning.empty()) std::cerr << "fuselab: " << warning << "\n";
+
+  std::unique_ptr<GlfwWindow> window;
+  try {
+    window = std::make_unique<GlfwWindow>(
+        GlfwWindow::Options{settings.window_width, settings.window_height, "fuselab", true});
+  } catch (const GuiUnavailable& e) {
+    std::signal(SIGINT, old_int);
+    std::signal(SIGTERM, old_term);
+    std::cerr << "fuselab: cannot open the window: " << e.what() << "\n";
+    return 2;
+  }
+  GLFWwindow* w = window->handle();
+  glfwSwapInterval(1);
+  glfwSetDropCallback(w, onDrop);
+
+  UiContextOptions ui_options;
+  ui_options.input_window = w;
+  if (!dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (!ec) ui_options.ini_path = (dir / "imgui.ini").string();
+  }
+  ui_options.ui_scale = settings.ui_scale;
+  {
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(w, &sx, &sy);
+    ui_options.pixel_scale = std::max(1.0f, sx);
+  }
+  UiContext ui(ui_options);
+
+  Workspace ws(settings);
+  TeachingPanels teaching(ws);  // the Learn menu: tutorial, A/B compare, sweep
+  if (!trace_path.empty()) ws.openTrace(trace_path);
+  if (!warning.empty()) ws.notify(warning);
+
+  while (!glfwWindowShouldClose(w) && !ws.quitRequested() && !g_stop) {
+    glfwPollEvents();
+    if (glfwGetWindowAttrib(w, GLFW_ICONIFIED)) {
+      glfwWaitEventsTimeout(0.1);
+      continue;
+    }
+    if (!g_dropped.empty()) {
+      std::string path = g_dropped.front();  // one trace at a time: the first dropped file
+      g_dropped.clear();
+      ws.openTrace(path);
+    }
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(w, &sx, &sy);
+    ui.setScale(ws.settings().ui_scale, std::max(1.0f, sx));
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    ws.drawFrame();
+    teaching.draw();
+    ImGui::Render();
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(w, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(ws.theme().canvas_bg);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glfwSwapBuffers(w);
+
+    if (auto request = ws.takeScreenshotRequest()) {
+      ImVec2 size = ImGui::GetIO().DisplaySize;
+      saveScreenshot(ws, *request, size);
+      ui.makeCurrent();
+    }
+  }
+
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  // A trace still loading finishes first, so it is remembered as recent.
+  ws.waitIdle();
+
+  // Remember the window size and the panel layout.
+  int ww = 0, wh = 0;
+  glfwGetWindowSize(w, &ww, &wh);
+  Settings& s = ws.settings();
+  if (ww > 0 && wh > 0) s.window_width = ww, s.window_height = wh;
+  s.clamp();
+  if (!settings_file.empty()) {
+    try {
+      saveSettings(s, settings_file);
+    } catch (const std::exception& e) {
+      std::cerr << "fuselab: settings not saved: " << e.what() << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace fuselab

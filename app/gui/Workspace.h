@@ -1,0 +1,121 @@
+// Everything the desktop window shows, independent of how it is put on screen
+// (a GLFW window, or an offscreen framebuffer for screenshots): the open
+// trace and its analysis, the panels (workbench slot + summary on the left,
+// timeline and tables on the right), the main menu, dialogs and status bar.
+//
+// Layout (no docking): the sidebar and the timeline/tables split are
+// draggable and remembered in Settings.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/Settings.h"
+#include "app/gui/AboutDialog.h"
+#include "app/gui/ExportDialog.h"
+#include "app/gui/OpenTraceDialog.h"
+#include "app/gui/ScreenshotDialog.h"
+#include "app/gui/ScreenshotRequest.h"
+#include "app/gui/TraceLoader.h"
+#include "profiling/Analysis.h"
+#include "profiling/Trace.h"
+#include "ui/StatsPanel.h"
+#include "ui/Theme.h"
+#include "ui/TimelineView.h"
+
+namespace fuselab {
+
+struct MenuCommands;
+
+class Workspace {
+ public:
+  explicit Workspace(Settings settings = {});
+
+  // --- traces ---------------------------------------------------------------
+  // Opens a file in the background; the current trace stays until it has
+  // loaded, and stays for good if loading fails (the error is shown).
+  void openTrace(const std::string& path);
+  // Shows a trace from memory, e.g. a live capture; analysed in the background.
+  void showTrace(std::shared_ptr<const Trace> trace, std::string label);
+  // Re-analyses the current trace with another gap threshold.
+  void setGapThreshold(int64_t ns);
+  bool busy() const { return loader_.busy(); }
+  // Applies finished background work (drawFrame calls it).
+  void poll();
+  // Blocks until background work is done, then applies it (headless use).
+  void waitIdle();
+
+  std::shared_ptr<const Trace> trace() const { return trace_; }
+  std::shared_ptr<const TraceAnalysis> analysis() const { return analysis_; }
+  const std::string& traceLabel() const { return label_; }
+  // The last load/analysis error ("" when the last one succeeded).
+  const std::string& error() const { return error_; }
+
+  // --- drawing --------------------------------------------------------------
+  // One frame of the UI into the current ImGui context (between NewFrame and
+  // Render). Timeline: only the timeline, filling the display.
+  void drawFrame(ScreenshotArea area = ScreenshotArea::Window);
+
+  // The workbench (workload sliders, Run/Live) is drawn by its owner into the
+  // top of the sidebar, under `title`.
+  void setWorkbenchPanel(std::string title, std::function<void()> draw);
+  // Adds a tab to the Details panel (beside Kernels, CPU ops, Steps, ...).
+  void addDetailsTab(std::string title, std::function<void()> draw);
+
+  ui::TimelineView& timeline() { return timeline_; }
+  Settings& settings() { return settings_; }
+  ui::ThemeKind themeKind() const;
+  // Draw with this theme instead of the settings' (offscreen screenshots).
+  void setThemeOverride(std::optional<ui::ThemeKind> kind) { theme_override_ = kind; }
+  ui::Theme theme() const;
+
+  // --- requests for the window ------------------------------------------------
+  std::optional<ScreenshotRequest> takeScreenshotRequest();
+  bool quitRequested() const { return quit_; }
+  // A short message in the status bar for a few seconds.
+  void notify(std::string message);
+
+ private:
+  void applyMenu(const MenuCommands& c);
+  void handleShortcuts();
+  void drawSidebar(const ui::Theme& th);
+  void drawTimelinePanel(const ui::Theme& th);
+  void drawStatusBar(const ui::Theme& th, float height);
+  void drawKeysHelp();
+  AnalysisOptions analysisOptions() const;
+
+  Settings settings_;
+  ui::TimelineView timeline_;
+  ui::StatsPanel stats_;
+  TraceLoader loader_;
+
+  std::shared_ptr<const Trace> trace_;
+  std::shared_ptr<const TraceAnalysis> analysis_;
+  std::string label_;
+  std::string path_;
+  int64_t span_ns_ = 0;  // cached: Trace::endNs() walks every event
+  std::string error_;
+  std::string notice_;
+  double notice_until_ = 0;
+
+  OpenTraceDialog open_dialog_;
+  AboutDialog about_dialog_;
+  ExportDialog export_dialog_;
+  ScreenshotDialog screenshot_dialog_;
+  bool keys_help_requested_ = false;
+
+  std::optional<ScreenshotRequest> screenshot_request_;
+  std::optional<ui::ThemeKind> theme_override_;
+  bool quit_ = false;
+  float threshold_us_ = 30;  // the sidebar slider
+
+  std::string workbench_title_;
+  std::function<void()> workbench_;
+  std::vector<std::pair<std::string, std::function<void()>>> details_tabs_;
+};
+
+}  // namespace fuselab

@@ -1,0 +1,299 @@
+// Per-forward wall time of the GeGLU MLP (dim 768, hidden 3072, bf16) in every
+// form the workbench offers: eager LibTorch (the mlp workload), eager replayed as
+// a CUDA graph, the Liger-style variant and fuselab's fused kernels, at 1, 16, 64,
+// 512 and 8192 tokens. Time = host clock from the first launch of a batch of
+// back-to-back forwards to the end of a device synchronize, divided by the batch.
+// The table at the end gives ratios against eager measured in the same run,
+// TFLOP/s and GB/s of weights.
+//
+// The weights (14.2 MB) fit in the H100's 50 MB L2, so back-to-back forwards may
+// read them from L2. Rows marked "L2-cold" rotate over 4 workloads with their own
+// weights (57 MB in all), so each forward has to fetch its weights from HBM.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+
+#ifdef FUSELAB_HAVE_CUDA
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAFunctions.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/FusedMlp.h"
+#include "kernels/FusedMlpKernels.h"
+#include "kernels/TorchWorkload.h"
+#include "kernels/Workload.h"
+
+namespace fuselab {
+namespace {
+
+constexpr int64_t kDim = 768, kHidden = 3072;
+const int64_t kTokens[] = {1, 16, 64, 512, 8192};
+
+struct Row {
+  int64_t tokens;
+  std::string variant;
+  double flops, weight_bytes;
+  std::function<void()> forward;  // enqueues one forward
+  std::function<void()> sync;
+};
+
+std::vector<Row>& rows() {
+  static std::vector<Row> r;
+  return r;
+}
+std::map<std::string, double>& seconds() {  // row name -> seconds per forward
+  static std::map<std::string, double> s;
+  return s;
+}
+std::map<std::string, double>& hostSeconds() {  // row name -> host time to enqueue one forward
+  static std::map<std::string, double> s;
+  return s;
+}
+std::vector<std::unique_ptr<Workload>>& keep() {
+  static std::vector<std::unique_ptr<Workload>> k;
+  return k;
+}
+std::vector<std::shared_ptr<FusedMlp>>& keepMlps() {
+  static std::vector<std::shared_ptr<FusedMlp>> k;
+  return k;
+}
+
+std::string rowName(const Row& r) { return "M=" + std::to_string(r.tokens) + "/" + r.variant; }
+
+Workload* build(const std::string& workload, const std::string& variant, int64_t tokens, bool graph,
+                uint64_t seed) {
+  WorkloadParams p;
+  p.workload = workload;
+  p.variant = variant;
+  p.batch = 1;
+  p.seq = tokens;
+  p.dim = kDim;
+  p.hidden = kHidden;
+  p.dtype = DType::BF16;
+  p.graph = graph;
+  p.seed = seed;
+  keep().push_back(makeWorkload(p));
+  return keep().back().get();
+}
+
+void addWorkloadRow(int64_t tokens, const std::string& label, const std::string& workload,
+                    const std::string& variant, bool graph, int copies = 1) {
+  std::vector<Workload*> ws;
+  for (int i = 0; i < copies; ++i) ws.push_back(build(workload, variant, tokens, graph, 42 + i));
+  auto next = std::make_shared<size_t>(0);
+  rows().push_back({tokens, label, ws[0]->flopsPerForward(), ws[0]->weightBytes(),
+                    [ws, next] { ws[(*next)++ % ws.size()]->forward(); }, [w = ws[0]] { w->synchronize(); }});
+}
+
+// The small kernel with its (default off) L2 weight prefetch, on the fused workload's tensors.
+void addPrefetchRow(int64_t tokens) {
+  auto* w = dynamic_cast<TorchWorkload*>(build("fused_mlp", "small", tokens, false, 42));
+  auto mlp = std::make_shared<FusedMlp>(w->weights()[0], w->weights()[1], w->weights()[2]);
+  mlp->setSmallPrefetch(true);
+  keepMlps().push_back(mlp);
+  const at::Tensor x = w->input();
+  auto y = std::make_shared<at::Tensor>(at::empty_like(x));
+  rows().push_back({tokens, "fused small, with L2 prefetch", w->flopsPerForward(), w->weightBytes(),
+                    [mlp, x, y] { mlp->forward(x, *y, FusedMlpPath::Small); }, [w] { w->synchronize(); }});
+}
+
+// The cuBLAS down GEMM alone, to split the large path's time between its two kernels.
+void addDownGemmRow(int64_t tokens) {
+  auto* w = dynamic_cast<TorchWorkload*>(build("fused_mlp", "large", tokens, false, 42));
+  const at::Tensor down = w->weights()[2];
+  const at::Tensor act = at::randn({tokens, kHidden}, down.options());
+  auto y = std::make_shared<at::Tensor>(at::empty({tokens, kDim}, down.options()));
+  rows().push_back({tokens, "down GEMM alone (cuBLAS)", 2.0 * tokens * kDim * kHidden,
+                    double(kDim) * kHidden * 2, [act, down, y] { at::mm_out(*y, act, down.t()); },
+                    [w] { w->synchronize(); }});
+}
+
+void timeRow(benchmark::State& state, const Row* row) {
+  const int batch = row->tokens >= 4096 ? 20 : 200;
+  for (int i = 0; i < 3; ++i) row->forward();  // warm-up: plans, workspaces, cuBLAS state
+  row->sync();
+  double host = 0;
+  int64_t batches = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < batch; ++i) row->forward();
+    const auto t1 = std::chrono::steady_clock::now();
+    row->sync();
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    state.SetIterationTime(dt.count() / batch);
+    host += std::chrono::duration<double>(t1 - t0).count() / batch;
+    ++batches;
+  }
+  if (batches > 0) hostSeconds()[rowName(*row)] = host / double(batches);
+}
+
+class CollectingReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.run_type == Run::RT_Iteration && r.iterations > 0) {
+        seconds()[r.run_name.function_name] = r.real_accumulated_time / double(r.iterations);
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+void printTable() {
+  std::printf("\nGeGLU MLP, dim %ld, hidden %ld, bf16: per-forward wall time (host launch to completion, "
+              "averaged over back-to-back forwards)\n",
+              long(kDim), long(kHidden));
+  std::printf("%7s  %-34s %11s %9s %9s %11s %8s\n", "tokens", "variant", "us/forward", "vs eager", "TFLOP/s",
+              "weight GB/s", "host us");
+  for (int64_t tokens : kTokens) {
+    double eager = 0;
+    for (const Row& r : rows()) {
+      if (r.tokens == tokens && r.variant == "eager") eager = seconds()[rowName(r)];
+    }
+    for (const Row& r : rows()) {
+      if (r.tokens != tokens) continue;
+      const double s = seconds()[rowName(r)];
+      if (s <= 0) continue;
+      std::printf("%7ld  %-34s %11.1f %8.2fx %9.1f %11.0f %8.1f\n", long(tokens), r.variant.c_str(), s * 1e6,
+                  eager > 0 ? eager / s : 0.0, r.flops / s / 1e12, r.weight_bytes / s / 1e9,
+                  hostSeconds()[rowName(r)] * 1e6);
+    }
+  }
+  std::printf("(vs eager: eager time / this time, so 5.00x means five times faster; host us: time to enqueue\n"
+              " one forward, measured over the same batches: where it is close to us/forward, the host is the limit)\n");
+}
+
+// The small-token kernel driven directly, in several configurations, with its
+// per-block phase timeline (%globaltimer): where the time of one launch goes.
+void smallKernelExperiments() {
+  namespace fm = fusedmlp;
+  std::printf("\nsmall-token kernel, dim %ld, hidden %ld, bf16: configurations and phase timeline (us after the\n"
+              "first block starts, latest block: phase A done, past the barrier, phase-B GEMM done, partials\n"
+              "published, end; 'end' is the kernel's span on the GPU, so us/launch - end is the launch gap)\n",
+              long(kDim), long(kHidden));
+  std::printf("%7s  %-28s %9s %7s %8s %7s %8s %7s %8s\n", "tokens", "configuration", "us/launch", "A done",
+              "barrier", "B gemm", "publish", "end", "rel.err");
+  const at::TensorOptions bf = at::TensorOptions().dtype(at::kBFloat16).device(at::kCUDA, 0);
+  for (int64_t tokens : {int64_t(1), int64_t(16), int64_t(64)}) {
+    const at::Tensor x = at::randn({tokens, kDim}, bf);
+    FusedMlp mlp(at::randn({kHidden, kDim}, bf) / 27.7, at::randn({kHidden, kDim}, bf) / 27.7,
+                 at::randn({kDim, kHidden}, bf) / 55.4);
+    const at::Tensor ref = mlp.forward(x, FusedMlpPath::Small).to(at::kFloat);
+    struct Config {
+      const char* name;
+      bool prefetch, cooperative, rotate, atomic;
+    };
+    const Config configs[] = {{"default", false, true, true, false},
+                              {"no K rotation", false, true, false, false},
+                              {"atomic reduction", false, true, true, true},
+                              {"atomic, no K rotation", false, true, false, true},
+                              {"with L2 prefetch", true, true, true, false},
+                              {"ordinary launch, own barrier", false, false, true, false}};
+    for (const Config& c : configs) {
+      fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0);
+      plan.prefetch_weights = c.prefetch;
+      plan.cooperative = c.cooperative;
+      plan.rotate_k = c.rotate;
+      plan.atomic_reduce = c.atomic;
+      const at::Tensor ws = at::zeros({int64_t(plan.workspace_bytes)}, bf.dtype(at::kByte));
+      const at::Tensor timeline = at::zeros({plan.grid, fm::kSmallTimelinePoints}, bf.dtype(at::kLong));
+      at::Tensor y = at::empty_like(x);
+      cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
+      auto launch = [&](unsigned long long* tl) {
+        fm::launchSmallMlp(plan, fm::ElemType::BF16, x.data_ptr(), mlp.gateUpInterleaved().data_ptr(),
+                           mlp.downWeight().data_ptr(), y.data_ptr(), ws.data_ptr(), stream, tl);
+      };
+      for (int i = 0; i < 20; ++i) launch(nullptr);
+      c10::cuda::device_synchronize();
+      constexpr int kLaunches = 2000;
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < kLaunches; ++i) launch(nullptr);
+      c10::cuda::device_synchronize();
+      const double per = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / kLaunches;
+      // Timeline: median over launches of each figure (latest block, after the first start).
+      constexpr int P = fm::kSmallTimelinePoints;
+      std::vector<double> points[P];
+      for (int i = 0; i < 21; ++i) {
+        launch(reinterpret_cast<unsigned long long*>(timeline.data_ptr()));
+        const at::Tensor t = timeline.cpu();
+        const int64_t* v = t.data_ptr<int64_t>();
+        int64_t first = v[0];
+        for (int blk = 0; blk < plan.grid; ++blk) first = std::min(first, v[blk * P]);
+        for (int k = 1; k < P; ++k) {
+          int64_t latest = 0;
+          for (int blk = 0; blk < plan.grid; ++blk) latest = std::max(latest, v[blk * P + k] - first);
+          points[k].push_back(latest * 1e-3);
+        }
+      }
+      auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+        return v[v.size() / 2];
+      };
+      const double err = ((y.to(at::kFloat) - ref).norm() / ref.norm()).item<double>();
+      std::printf("%7ld  %-28s %9.1f %7.1f %8.1f %7.1f %8.1f %7.1f %8.1e\n", long(tokens), c.name, per * 1e6,
+                  median(points[1]), median(points[2]), median(points[3]), median(points[4]), median(points[5]), err);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fuselab
+
+int main(int argc, char** argv) {
+  using namespace fuselab;
+  if (!at::hasCUDA() || c10::cuda::device_count() == 0) {
+    std::printf("no CUDA GPU: this benchmark needs one\n");
+    return 0;
+  }
+  // Start CUDA (context and LibTorch's allocator) before the first makeWorkload:
+  // its free-memory check reads allocator statistics, which exist only after that.
+  at::empty({1}, at::TensorOptions().device(at::kCUDA, 0));
+  for (int64_t tokens : kTokens) {
+    addWorkloadRow(tokens, "eager", "mlp", "geglu", false);
+    addWorkloadRow(tokens, "eager, CUDA graph", "mlp", "geglu", true);
+    addWorkloadRow(tokens, "liger (4 kernels)", "fused_mlp", "liger", false);
+    addWorkloadRow(tokens, "fused (auto)", "fused_mlp", "auto", false);
+    if (tokens <= kFusedMlpSmallMaxTokens) {
+      addWorkloadRow(tokens, "eager, CUDA graph, L2-cold", "mlp", "geglu", true, 4);
+      addWorkloadRow(tokens, "fused (auto), L2-cold", "fused_mlp", "auto", false, 4);
+      addPrefetchRow(tokens);
+    } else {
+      addWorkloadRow(tokens, "fused large_mma (portable kernel)", "fused_mlp", "large_mma", false);
+      addDownGemmRow(tokens);
+    }
+  }
+  // With a --benchmark_filter (e.g. under a profiler) only the chosen rows run.
+  bool filtered = false;
+  for (int i = 1; i < argc; ++i) filtered |= std::string(argv[i]).rfind("--benchmark_filter", 0) == 0;
+  for (const Row& r : rows()) {
+    benchmark::RegisterBenchmark(rowName(r).c_str(), timeRow, &r)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->Iterations(r.tokens >= 4096 ? 10 : 25);
+  }
+  benchmark::Initialize(&argc, argv);
+  CollectingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  printTable();
+  if (!filtered) smallKernelExperiments();
+  benchmark::Shutdown();
+  return 0;
+}
+
+#else  // a build without CUDA has no fused kernels to time
+
+int main() {
+  std::printf("no CUDA GPU: this fuselab build has no CUDA, so there is nothing to benchmark\n");
+  return 0;
+}
+
+#endif

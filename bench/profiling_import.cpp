@@ -1,0 +1,255 @@
+// Import speed and memory on a ~1M-event trace made by tiling the eager MLP
+// fixture along the time axis, against Python's json.load on the same file.
+// Targets (issue 3): at least 10x faster than json.load, peak memory at most
+// 1.5x the file size.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "profiling/ChromeTraceImport.h"
+
+namespace {
+
+using fuselab::Trace;
+// Long double floats keep Kineto's microsecond timestamps exact to the ns.
+using PreciseJson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, long double>;
+
+constexpr size_t kTargetEvents = 1'000'000;
+
+std::string gunzipFile(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error("cannot open " + path);
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof(buf))) > 0) out.append(buf, size_t(n));
+  gzclose(f);
+  return out;
+}
+
+int64_t toNs(const PreciseJson& v) {
+  if (v.is_number_integer()) return v.get<int64_t>() * 1000;
+  return static_cast<int64_t>(std::llround(v.get<long double>() * 1000.0L));
+}
+
+std::string microseconds(int64_t ns) {
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
+  return buf;
+}
+
+// Writes the tiled trace; returns the number of traceEvents.
+size_t writeTiledTrace(const std::string& out_path) {
+  std::string text = gunzipFile(std::string(FUSELAB_FIXTURES_DIR) + "/mlp_eager.json.gz");
+  auto doc = nlohmann::ordered_json::parse(text);  // for output (key order kept)
+  auto exact = PreciseJson::parse(text);           // for exact times
+  const auto& events = doc["traceEvents"];
+  std::vector<size_t> tiled;  // indices of the events repeated per tile
+  int64_t first = INT64_MAX, last = INT64_MIN, max_id = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const auto& e = events[i];
+    if (e["ph"] == "M") continue;
+    tiled.push_back(i);
+    int64_t ts = toNs(exact["traceEvents"][i]["ts"]);
+    int64_t end = ts + (e.contains("dur") ? toNs(exact["traceEvents"][i]["dur"]) : 0);
+    first = std::min(first, ts);
+    last = std::max(last, end);
+    if (e.contains("id") && e["id"].is_number_integer()) max_id = std::max(max_id, e["id"].get<int64_t>());
+    if (e.contains("args"))
+      for (const char* k : {"correlation", "External id"})
+        if (e["args"].contains(k)) max_id = std::max(max_id, e["args"][k].get<int64_t>());
+  }
+  const int64_t period = (last - first) + 100'000;  // 100 us between tiles
+  const size_t tiles = (kTargetEvents + tiled.size() - 1) / tiled.size();
+
+  std::ofstream out(out_path, std::ios::binary);
+  out << "{\n  \"schemaVersion\": " << doc["schemaVersion"].dump() << ",\n  \"deviceProperties\": "
+      << doc["deviceProperties"].dump() << ",\n";
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    std::string k = it.key();
+    if (k == "schemaVersion" || k == "deviceProperties" || k == "traceEvents" || k == "traceName") continue;
+    out << "  " << nlohmann::json(k).dump() << ": " << it.value().dump() << ",\n";
+  }
+  out << "  \"traceEvents\": [\n";
+  size_t written = 0;
+  auto sep = [&] { out << (written++ ? ",\n" : ""); };
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i]["ph"] != "M") continue;
+    sep();
+    out << "  " << events[i].dump();
+  }
+  std::string buf;
+  for (size_t tile = 0; tile < tiles; ++tile) {
+    int64_t shift = int64_t(tile) * period;
+    int64_t id_shift = int64_t(tile) * (max_id + 1);
+    for (size_t i : tiled) {
+      nlohmann::ordered_json e = events[i];
+      int64_t ts = toNs(exact["traceEvents"][i]["ts"]) + shift;
+      if (e.contains("id") && e["id"].is_number_integer()) e["id"] = e["id"].get<int64_t>() + id_shift;
+      if (e.contains("args"))
+        for (const char* k : {"correlation", "External id"})
+          if (e["args"].contains(k)) e["args"][k] = e["args"][k].get<int64_t>() + id_shift;
+      // Kineto's layout: the fields on a few lines, ts/dur with 3 decimals.
+      buf = "  {\n    ";
+      bool first_field = true;
+      for (auto it = e.begin(); it != e.end(); ++it) {
+        if (it.key() == "args") continue;
+        if (!first_field) buf += ", ";
+        first_field = false;
+        buf += nlohmann::json(it.key()).dump() + ": ";
+        if (it.key() == "ts") buf += microseconds(ts);
+        else if (it.key() == "dur") buf += microseconds(toNs(exact["traceEvents"][i]["dur"]));
+        else buf += it.value().dump();
+      }
+      if (e.contains("args")) buf += ",\n    \"args\": " + e["args"].dump();
+      buf += "\n  }";
+      sep();
+      out << buf;
+    }
+  }
+  out << "\n  ],\n  \"traceName\": " << doc["traceName"].dump() << "\n}\n";
+  if (!out) throw std::runtime_error("cannot write " + out_path);
+  return written;
+}
+
+std::string g_path;
+size_t g_file_bytes = 0;
+size_t g_trace_events = 0;
+double g_best_import_s = 1e30;
+double g_best_python_s = 1e30;
+double g_best_import_cpu_s = 1e30;
+double g_best_python_cpu_s = 1e30;
+
+// User + system CPU seconds of this process or of its finished children.
+double cpuSeconds(int who) {
+  rusage ru{};
+  getrusage(who, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+void BM_ImportChromeTrace(benchmark::State& state) {
+  size_t events = 0;
+  for (auto _ : state) {
+    double c0 = cpuSeconds(RUSAGE_SELF);
+    auto t0 = std::chrono::steady_clock::now();
+    Trace t = fuselab::importChromeTrace(g_path);
+    auto t1 = std::chrono::steady_clock::now();
+    g_best_import_cpu_s = std::min(g_best_import_cpu_s, cpuSeconds(RUSAGE_SELF) - c0);
+    g_best_import_s = std::min(g_best_import_s, std::chrono::duration<double>(t1 - t0).count());
+    events = t.eventCount() + t.raw_events.size() + t.flows.size() * 2;
+    benchmark::DoNotOptimize(t);
+  }
+  state.counters["trace_events"] = double(g_trace_events);
+  state.counters["events_per_s"] =
+      benchmark::Counter(double(g_trace_events) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["bytes_per_s"] =
+      benchmark::Counter(double(g_file_bytes) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["kept_items"] = double(events);
+}
+
+void BM_PythonJsonLoad(benchmark::State& state) {
+  std::string cmd = std::string("'") + FUSELAB_PYTHON_EXE + "' -c \"import json; json.load(open('" + g_path + "'))\"";
+  for (auto _ : state) {
+    double c0 = cpuSeconds(RUSAGE_CHILDREN);
+    auto t0 = std::chrono::steady_clock::now();
+    int rc = std::system(cmd.c_str());
+    auto t1 = std::chrono::steady_clock::now();
+    g_best_python_cpu_s = std::min(g_best_python_cpu_s, cpuSeconds(RUSAGE_CHILDREN) - c0);
+    if (rc != 0) {
+      state.SkipWithError("python json.load failed");
+      return;
+    }
+    double s = std::chrono::duration<double>(t1 - t0).count();
+    g_best_python_s = std::min(g_best_python_s, s);
+    state.SetIterationTime(s);
+  }
+  state.counters["events_per_s"] =
+      benchmark::Counter(double(g_trace_events) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+long statusKb(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
+  return -1;
+}
+
+// Peak RSS growth of one import, measured in a fresh child process so that
+// nothing freed by earlier runs hides in the allocator.
+long peakGrowthBytes() {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    long before = statusKb("VmRSS:");
+    long result = -1;
+    {
+      Trace t = fuselab::importChromeTrace(g_path);
+      benchmark::DoNotOptimize(t);
+      long peak = statusKb("VmHWM:");
+      result = (peak - before) * 1024;
+    }
+    (void)!write(fds[1], &result, sizeof(result));
+    _exit(0);
+  }
+  close(fds[1]);
+  long result = -1;
+  if (read(fds[0], &result, sizeof(result)) != sizeof(result)) result = -1;
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return result;
+}
+
+}  // namespace
+
+BENCHMARK(BM_ImportChromeTrace)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
+BENCHMARK(BM_PythonJsonLoad)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  const char* tmp = std::getenv("TMPDIR");
+  g_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/fuselab_bench_tiled_" + std::to_string(getpid()) + ".json";
+  std::cout << "generating " << g_path << " ...\n";
+  g_trace_events = writeTiledTrace(g_path);
+  {
+    std::ifstream f(g_path, std::ios::binary | std::ios::ate);
+    g_file_bytes = size_t(f.tellg());
+  }
+  std::cout << "tiled mlp_eager: " << g_trace_events << " traceEvents, " << g_file_bytes / 1e6 << " MB\n";
+
+  long growth = peakGrowthBytes();
+  benchmark::RunSpecifiedBenchmarks();
+
+  double ratio = g_best_python_s / g_best_import_s;
+  double cpu_ratio = g_best_python_cpu_s / g_best_import_cpu_s;
+  double memory = double(growth) / double(g_file_bytes);
+  std::printf("\nimport: best %.3f s wall (%.3f s CPU) = %.2f M events/s, %.0f MB/s\n", g_best_import_s,
+              g_best_import_cpu_s, double(g_trace_events) / g_best_import_s / 1e6,
+              double(g_file_bytes) / g_best_import_s / 1e6);
+  std::printf("python json.load: best %.3f s wall (%.3f s CPU, process start included)\n", g_best_python_s,
+              g_best_python_cpu_s);
+  std::printf("speedup vs json.load: %.1fx wall, %.1fx CPU (target >= 10x) %s\n", ratio, cpu_ratio,
+              ratio >= 10 ? "OK" : "BELOW TARGET");
+  std::printf("peak memory growth: %.1f MB = %.2fx the file (target <= 1.5x) %s\n", double(growth) / 1e6, memory,
+              memory <= 1.5 ? "OK" : "ABOVE TARGET");
+  if (!std::getenv("FUSELAB_BENCH_KEEP")) std::remove(g_path.c_str());
+  benchmark::Shutdown();
+  return 0;
+}

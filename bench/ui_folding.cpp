@@ -1,0 +1,102 @@
+// Per-frame cost of turning the visible part of a 1M-event trace into draw
+// records (lane layout + folding + gap geometry), at fit-all and in a 10 us
+// window. Target: <= 4 ms per frame.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+
+#include "profiling/Analysis.h"
+#include "tests/ui/UiTestTraces.h"
+#include "ui/layout/DepthIndex.h"
+#include "ui/layout/EventFolding.h"
+#include "ui/layout/GapGeometry.h"
+#include "ui/layout/LaneLayout.h"
+
+namespace {
+
+using namespace fuselab;
+using namespace fuselab::ui;
+
+struct Scene {
+  Trace trace;
+  TraceAnalysis analysis;
+  LaneLayout layout;
+  DepthIndex index;
+  GapIndex gaps;
+};
+
+// 500k kernels (each launched by a cudaLaunchKernel: 1M events plus the
+// step), 2 ns kernels every 5 ns.
+const Scene& scene() {
+  static const std::unique_ptr<Scene> s = [] {
+    auto sc = std::make_unique<Scene>();
+    sc->trace = test::manyTinyKernels(500'000, 2, 5);
+    sc->trace.finalize();
+    sc->analysis = analyzeTrace(sc->trace);
+    sc->layout = layoutLanes(sc->trace);
+    sc->index = DepthIndex(sc->trace);
+    sc->gaps = GapIndex(sc->analysis.gaps);
+    return sc;
+  }();
+  return *s;
+}
+
+void frame(benchmark::State& state, double begin, double end) {
+  const Scene& s = scene();
+  TimeAxis axis;
+  axis.origin_px = 200;
+  axis.width_px = 1600;
+  axis.fit(begin, end);
+  std::vector<LaneRecords> lanes(s.layout.lanes.size());
+  std::vector<GapRect> gap_rects;
+  size_t records = 0;
+  for (auto _ : state) {
+    records = 0;
+    for (size_t i = 0; i < s.layout.lanes.size(); ++i) {
+      uint32_t t = s.layout.lanes[i].track;
+      foldTrack(t, s.index.track(t), axis, FoldOptions{3}, lanes[i]);
+      records += lanes[i].records.size();
+    }
+    gap_rects.clear();
+    gapRects(s.analysis.gaps, s.gaps, s.layout, axis, gap_rects);
+    benchmark::DoNotOptimize(lanes.data());
+    benchmark::DoNotOptimize(gap_rects.data());
+  }
+  state.counters["events"] = static_cast<double>(s.trace.eventCount());
+  state.counters["gaps"] = static_cast<double>(s.analysis.gaps.size());
+  state.counters["draw_records"] = static_cast<double>(records);
+  state.counters["gap_rects"] = static_cast<double>(gap_rects.size());
+}
+
+void BM_FitAll(benchmark::State& state) {
+  const Scene& s = scene();
+  frame(state, static_cast<double>(s.trace.beginNs()), static_cast<double>(s.trace.endNs()));
+}
+
+void BM_TenMicrosecondWindow(benchmark::State& state) {
+  const Scene& s = scene();
+  double mid = (static_cast<double>(s.trace.beginNs()) + static_cast<double>(s.trace.endNs())) / 2;
+  frame(state, mid, mid + 10'000);
+}
+
+// Mid zoom: about 3 ns per pixel, where runs of events start to fold.
+void BM_FiveMicrosecondWindow(benchmark::State& state) {
+  const Scene& s = scene();
+  double mid = (static_cast<double>(s.trace.beginNs()) + static_cast<double>(s.trace.endNs())) / 2;
+  frame(state, mid, mid + 5'000);
+}
+
+void BM_OneMillisecondWindow(benchmark::State& state) {
+  const Scene& s = scene();
+  double mid = (static_cast<double>(s.trace.beginNs()) + static_cast<double>(s.trace.endNs())) / 2;
+  frame(state, mid, mid + 1'000'000);
+}
+
+BENCHMARK(BM_FitAll)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TenMicrosecondWindow)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FiveMicrosecondWindow)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_OneMillisecondWindow)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,298 @@
+#include "kernels/FusedMlp.h"
+
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/zeros.h>
+#include <ATen/ops/mm.h>
+#include <ATen/ops/stack.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "kernels/Workload.h"
+
+#ifdef FUSELAB_HAVE_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+
+#include "kernels/FusedMlpKernels.h"
+#endif
+
+namespace fuselab {
+
+namespace {
+constexpr int64_t kMaxSide = 65536;
+constexpr int64_t kMaxElements = (int64_t(1) << 31) - 1;
+}  // namespace
+
+std::vector<std::string> fusedMlpPathNames() { return {"auto", "small", "large", "large_mma", "liger"}; }
+
+std::string fusedMlpPathName(FusedMlpPath path) {
+  switch (path) {
+    case FusedMlpPath::Auto: return "auto";
+    case FusedMlpPath::Small: return "small";
+    case FusedMlpPath::Large: return "large";
+    case FusedMlpPath::LargeMma: return "large_mma";
+    case FusedMlpPath::Liger: return "liger";
+  }
+  return "?";
+}
+
+FusedMlpPath parseFusedMlpPath(const std::string& name) {
+  if (name.empty() || name == "auto") return FusedMlpPath::Auto;
+  if (name == "small") return FusedMlpPath::Small;
+  if (name == "large") return FusedMlpPath::Large;
+  if (name == "large_mma") return FusedMlpPath::LargeMma;
+  if (name == "liger") return FusedMlpPath::Liger;
+  throw WorkloadError("unknown fused_mlp variant '" + name + "' (choose auto, small, large, large_mma or liger)");
+}
+
+void checkFusedMlpShape(int64_t tokens, int64_t dim, int64_t hidden, FusedMlpPath path) {
+  if (tokens < 1) {
+    throw WorkloadError("fused_mlp needs at least 1 token (batch * seq = " + std::to_string(tokens) + ")");
+  }
+  for (auto [name, v] : {std::pair<const char*, int64_t>{"dim", dim}, {"hidden", hidden}}) {
+    if (v < 8 || v > kMaxSide || v % 8 != 0) {
+      throw WorkloadError(std::string(name) + " = " + std::to_string(v) +
+                          " is not supported by fused_mlp: it must be a multiple of 8 from 8 to " +
+                          std::to_string(kMaxSide) + " (16-byte rows for the vector and tensor-copy loads)");
+    }
+  }
+  if (tokens > kMaxElements / std::max(dim, hidden)) {
+    throw WorkloadError("fused_mlp: tokens * max(dim, hidden) = " + std::to_string(tokens) + " * " +
+                        std::to_string(std::max(dim, hidden)) + " is over 2^31 - 1 elements; use fewer tokens");
+  }
+  if (path == FusedMlpPath::Small && tokens > kFusedMlpSmallMaxTokens) {
+    throw WorkloadError("fused_mlp variant small runs the one-launch kernel, which takes at most " +
+                        std::to_string(kFusedMlpSmallMaxTokens) + " tokens (batch * seq = " +
+                        std::to_string(tokens) + "): use auto or large");
+  }
+}
+
+int FusedMlp::kernelsPerForward(FusedMlpPath resolved) {
+  switch (resolved) {
+    case FusedMlpPath::Small: return 1;
+    case FusedMlpPath::Large:
+    case FusedMlpPath::LargeMma: return 2;
+    case FusedMlpPath::Liger: return 4;
+    case FusedMlpPath::Auto: break;
+  }
+  throw std::logic_error("kernelsPerForward needs a resolved path");
+}
+
+FusedMlpPath FusedMlp::resolve(int64_t tokens, FusedMlpPath path) const {
+  if (path == FusedMlpPath::Auto) path = tokens <= kFusedMlpSmallMaxTokens ? FusedMlpPath::Small : FusedMlpPath::Large;
+  if (path == FusedMlpPath::Large && !wgmma_) path = FusedMlpPath::LargeMma;
+  return path;
+}
+
+#ifdef FUSELAB_HAVE_CUDA
+
+namespace fm = fusedmlp;
+static_assert(fm::kSmallMaxTokens == kFusedMlpSmallMaxTokens);
+
+namespace {
+fm::ElemType elemType(at::ScalarType t) { return t == at::kBFloat16 ? fm::ElemType::BF16 : fm::ElemType::FP16; }
+
+// A byte buffer grown on demand, and a [rows, cols] view of it kept while the
+// shape stays the same (building views costs host time on every forward).
+struct Scratch {
+  at::Tensor bytes, view;
+
+  const at::Tensor& get(int64_t rows, int64_t cols, at::ScalarType dtype, int device) {
+    if (view.defined() && view.size(0) == rows && view.size(1) == cols) return view;
+    const int64_t need = rows * cols * 2;
+    if (!bytes.defined() || bytes.numel() < need) {
+      bytes = at::empty({need}, at::TensorOptions().dtype(at::kByte).device(at::kCUDA, device));
+    }
+    view = bytes.narrow(0, 0, need).view(dtype).view({rows, cols});
+    return view;
+  }
+};
+
+// A [tokens, dim] view of a caller's tensor, kept while it is the same tensor.
+struct View2d {
+  at::Tensor source, view;
+
+  const at::Tensor& of(const at::Tensor& t, int64_t tokens, int64_t dim) {
+    if (!view.defined() || !source.is_same(t) || view.data_ptr() != t.data_ptr() || view.size(0) != tokens) {
+      source = t;
+      view = t.view({tokens, dim});
+    }
+    return view;
+  }
+};
+}  // namespace
+
+struct FusedMlp::State {
+  std::map<int64_t, fm::SmallMlpPlan> small_plans;  // by token count
+  at::Tensor small_ws;  // zero-filled once: the kernel keeps its counters at zero between launches
+  Scratch act, gate_out, up_out;
+  View2d x2, y2;
+  fm::GegluGemmMaps maps{};
+  const void* maps_x = nullptr;  // what the descriptors in `maps` point at
+  int64_t maps_tokens = -1;
+
+  const fm::SmallMlpPlan& plan(int64_t tokens, int64_t dim, int64_t hidden, fm::ElemType type, int device,
+                               bool prefetch) {
+    auto it = small_plans.find(tokens);
+    if (it == small_plans.end()) {
+      fm::SmallMlpPlan p;
+      try {
+        p = fm::planSmallMlp(tokens, dim, hidden, type, device);
+      } catch (const std::invalid_argument& e) {
+        throw WorkloadError(std::string("fused_mlp small path: ") + e.what());
+      }
+      p.prefetch_weights = prefetch;
+      it = small_plans.emplace(tokens, p).first;
+    }
+    return it->second;
+  }
+};
+
+FusedMlp::FusedMlp(const at::Tensor& gate, const at::Tensor& up, const at::Tensor& down)
+    : state_(std::make_unique<State>()) {
+  if (!gate.defined() || !up.defined() || !down.defined()) throw WorkloadError("fused_mlp: a weight is missing");
+  if (!gate.is_cuda() || up.device() != gate.device() || down.device() != gate.device()) {
+    throw WorkloadError("fused_mlp: the weights must all be on one CUDA device");
+  }
+  dtype_ = gate.scalar_type();
+  if ((dtype_ != at::kBFloat16 && dtype_ != at::kHalf) || up.scalar_type() != dtype_ ||
+      down.scalar_type() != dtype_) {
+    throw WorkloadError("fused_mlp: the weights must all be bf16 or all fp16");
+  }
+  if (gate.dim() != 2 || up.sizes() != gate.sizes() || down.dim() != 2 || down.size(0) != gate.size(1) ||
+      down.size(1) != gate.size(0)) {
+    throw WorkloadError("fused_mlp: expected gate and up [hidden, dim] and down [dim, hidden]");
+  }
+  hidden_ = gate.size(0);
+  dim_ = gate.size(1);
+  checkFusedMlpShape(1, dim_, hidden_, FusedMlpPath::Auto);
+  device_ = gate.get_device();
+  c10::cuda::CUDAGuard guard(device_);
+  gate_ = gate.contiguous();
+  up_ = up.contiguous();
+  down_ = down.contiguous();
+  wgu_ = at::stack({gate_.view({hidden_ / 8, 8, dim_}), up_.view({hidden_ / 8, 8, dim_})}, 1)
+             .reshape({2 * hidden_, dim_})
+             .contiguous();
+  wgmma_ = fm::gegluGemmWgmmaAvailable(device_);
+}
+
+FusedMlp::~FusedMlp() = default;
+
+void FusedMlp::setSmallPrefetch(bool on) {
+  small_prefetch_ = on;
+  for (auto& [tokens, plan] : state_->small_plans) plan.prefetch_weights = on;
+}
+
+void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
+  if (!x.defined() || !x.is_cuda() || x.get_device() != device_ || x.scalar_type() != dtype_ || !x.is_contiguous() ||
+      x.dim() < 1 || x.size(-1) != dim_) {
+    throw WorkloadError("fused_mlp: x must be a contiguous [.., " + std::to_string(dim_) +
+                        "] tensor of the weights' dtype on their device");
+  }
+  if (!y.defined() || y.sizes() != x.sizes() || y.scalar_type() != dtype_ || y.device() != x.device() ||
+      !y.is_contiguous()) {
+    throw WorkloadError("fused_mlp: y must be a contiguous tensor shaped like x, of the same dtype and device");
+  }
+  const int64_t tokens = x.numel() / dim_;
+  checkFusedMlpShape(tokens, dim_, hidden_, path);
+  c10::cuda::CUDAGuard guard(device_);
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream(device_).stream();
+  const fm::ElemType type = elemType(dtype_);
+  State& st = *state_;
+
+  const FusedMlpPath resolved = resolve(tokens, path);
+  switch (resolved) {
+    case FusedMlpPath::Small: {
+      const fm::SmallMlpPlan& plan = st.plan(tokens, dim_, hidden_, type, device_, small_prefetch_);
+      if (!st.small_ws.defined() || size_t(st.small_ws.numel()) < plan.workspace_bytes) {
+        st.small_ws = at::zeros({int64_t(plan.workspace_bytes)},
+                                at::TensorOptions().dtype(at::kByte).device(at::kCUDA, device_));
+      }
+      fm::launchSmallMlp(plan, type, x.data_ptr(), wgu_.data_ptr(), down_.data_ptr(), y.data_ptr(),
+                         st.small_ws.data_ptr(), stream);
+      break;
+    }
+    case FusedMlpPath::Large:
+    case FusedMlpPath::LargeMma: {
+      const at::Tensor& act = st.act.get(tokens, hidden_, dtype_, device_);
+      if (resolved == FusedMlpPath::Large) {
+        if (st.maps_x != x.data_ptr() || st.maps_tokens != tokens) {
+          fm::encodeGegluGemmMaps(st.maps, type, x.data_ptr(), wgu_.data_ptr(), tokens, dim_, hidden_);
+          st.maps_x = x.data_ptr();
+          st.maps_tokens = tokens;
+        }
+        fm::launchGegluGemmWgmma(st.maps, type, act.data_ptr(), tokens, dim_, hidden_, stream);
+      } else {
+        fm::launchGegluGemmMma(type, x.data_ptr(), wgu_.data_ptr(), act.data_ptr(), tokens, dim_, hidden_, stream);
+      }
+      at::Tensor y2 = st.y2.of(y, tokens, dim_);
+      at::mm_out(y2, act, down_.t());
+      break;
+    }
+    case FusedMlpPath::Liger: {
+      at::Tensor g = st.gate_out.get(tokens, hidden_, dtype_, device_);
+      at::Tensor u = st.up_out.get(tokens, hidden_, dtype_, device_);
+      const at::Tensor& act = st.act.get(tokens, hidden_, dtype_, device_);
+      const at::Tensor& x2 = st.x2.of(x, tokens, dim_);
+      at::mm_out(g, x2, gate_.t());
+      at::mm_out(u, x2, up_.t());
+      fm::launchGegluElementwise(type, g.data_ptr(), u.data_ptr(), act.data_ptr(), tokens * hidden_, stream);
+      at::Tensor y2 = st.y2.of(y, tokens, dim_);
+      at::mm_out(y2, act, down_.t());
+      break;
+    }
+    case FusedMlpPath::Auto: throw std::logic_error("unresolved fused_mlp path");
+  }
+}
+
+std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
+  std::ostringstream o;
+  const FusedMlpPath r = resolve(tokens, path);
+  const int n = kernelsPerForward(r);
+  o << n << (n == 1 ? " kernel" : " kernels") << " per forward: ";
+  switch (r) {
+    case FusedMlpPath::Small:
+      o << "one cooperative kernel (gate+up GEMM, GeGLU, down GEMM, fixed-order split-K reduction)";
+      break;
+    case FusedMlpPath::Large:
+      o << "GeGLU GEMM (wgmma, sm_90a, persistent, 128x256 tiles) + cuBLAS down GEMM";
+      break;
+    case FusedMlpPath::LargeMma:
+      o << "GeGLU GEMM (mma.sync, 128x128 tiles) + cuBLAS down GEMM";
+      break;
+    case FusedMlpPath::Liger:
+      o << "cuBLAS gate, cuBLAS up, GeGLU elementwise, cuBLAS down";
+      break;
+    case FusedMlpPath::Auto: break;
+  }
+  return o.str();
+}
+
+#else  // no CUDA in this build
+
+struct FusedMlp::State {};
+
+FusedMlp::FusedMlp(const at::Tensor&, const at::Tensor&, const at::Tensor&) {
+  throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
+}
+FusedMlp::~FusedMlp() = default;
+void FusedMlp::setSmallPrefetch(bool on) { small_prefetch_ = on; }
+void FusedMlp::forward(const at::Tensor&, at::Tensor&, FusedMlpPath) {
+  throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
+}
+std::string FusedMlp::explain(int64_t, FusedMlpPath) const { return "not available (no CUDA in this build)"; }
+
+#endif
+
+at::Tensor FusedMlp::forward(const at::Tensor& x, FusedMlpPath path) {
+  at::Tensor y = at::empty_like(x);
+  forward(x, y, path);
+  return y;
+}
+
+}  // namespace fuselab

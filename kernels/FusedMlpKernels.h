@@ -1,0 +1,104 @@
+// Host entry points of fuselab's own GeGLU MLP kernels,
+// y = down(gelu_tanh(gate(x)) * up(x)), on raw device pointers (no LibTorch here).
+// All matrices are row-major and contiguous:
+//   x [m, dim], y [m, dim], wd (down) [dim, hidden],
+//   wgu [2*hidden, dim]: gate and up rows interleaved in groups of 8
+//   (rows 16q..16q+7 are gate rows 8q..8q+7, rows 16q+8..16q+15 the up rows),
+//   so that one GEMM over wgu produces matching gate and up columns side by side.
+// Every launch function checks the launch and throws std::runtime_error on failure.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+namespace fuselab::fusedmlp {
+
+enum class ElemType { BF16, FP16 };
+
+// --- Small-token regime: the whole MLP in one cooperative launch -------------
+constexpr int64_t kSmallMaxTokens = 64;
+
+// How the one-launch kernel divides the work (all blocks are co-resident):
+// phase A: tiles of `a_groups` hidden 8-groups (gate+up GEMM + GeGLU -> act),
+// phase B: tiles of `b_groups` output 8-column groups x one hidden slice of
+//          `slice_k` (down GEMM partial sums; the last slice to finish a column
+//          tile adds the partials up in slice order).
+struct SmallMlpPlan {
+  int64_t m = 0, dim = 0, hidden = 0;
+  int grid = 0;        // blocks, one per multiprocessor
+  int a_groups = 0;    // hidden 8-groups per phase-A tile (1..4)
+  int a_tiles = 0;
+  int b_groups = 0;    // output 8-column groups per phase-B tile (1..8)
+  int b_col_tiles = 0;
+  int b_slices = 0;    // hidden slices: partial sums reduced in this order
+  int slice_k = 0;     // hidden per slice
+  // Ask L2 for phase B's weights at the start. Measured 0.5-1 us slower per launch
+  // on an H100 (the ring already keeps enough bytes in flight), so off by default.
+  bool prefetch_weights = false;
+  // Cooperative launch (co-residency guaranteed, cooperative-groups grid barrier).
+  // false: ordinary launch with fuselab's own grid barrier, for benchmarks that
+  // compare the two; it relies on every block being resident, which holds when
+  // nothing else runs on the device.
+  bool cooperative = true;
+  // Each block walks its K chunks starting at a different chunk, so the blocks
+  // that share an operand (x in phase A, act in phase B) do not all ask L2 for
+  // the same lines at the same moment.
+  bool rotate_k = true;
+  // false: partial sums [slice, m, dim] added in slice order by the last block of
+  // a column tile (deterministic). true: fp32 atomic adds into one [m, dim]
+  // accumulator, converted by the last block (fewer bytes, order not fixed).
+  bool atomic_reduce = false;
+  int stages = 0;      // cp.async ring depth
+  size_t smem_bytes = 0;
+  // act [m, hidden] + partials [b_slices, m, dim] fp32 (or the [m, dim] fp32
+  // accumulator) + one counter per column tile + the grid barrier. Zero-fill it
+  // once before the first launch; every launch leaves it ready for the next.
+  size_t workspace_bytes = 0;
+};
+
+// Tile widths to try instead of the planner's choice (0 = the planner's).
+struct SmallMlpTuning {
+  int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..4
+  int b_groups = 0;  // output 8-column groups per phase-B tile, 1..8
+};
+
+// Throws std::invalid_argument when m is outside 1..kSmallMaxTokens or the
+// device cannot hold the grid (the message says why).
+SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type, int device,
+                          SmallMlpTuning tuning = {});
+// timeline: optional [grid, kSmallTimelinePoints] device array of %globaltimer
+// readings (ns) per block: start, phase A done, past the grid barrier, phase-B
+// GEMM done, partial sums published (counter incremented), end.
+constexpr int kSmallTimelinePoints = 6;
+void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu,
+                    const void* wd, void* y, void* workspace, cudaStream_t stream,
+                    unsigned long long* timeline = nullptr);
+
+// --- Large-token regime, kernel 1 of 2: act = gelu_tanh(x wg^T) * (x wu^T) -----
+// act [m, hidden] is the only intermediate written; the down GEMM is kernel 2.
+// Portable tensor-core kernel (mma.sync, sm_80 and newer).
+void launchGegluGemmMma(ElemType type, const void* x, const void* wgu, void* act, int64_t m,
+                        int64_t dim, int64_t hidden, cudaStream_t stream);
+
+// Hopper kernel (wgmma + bulk tensor copies, built for sm_90a only). Available
+// when the device is compute capability 9.0 and this build carries sm_90a code.
+// The bulk-copy descriptors of x and wgu are encoded on the host once and reused
+// while x and the token count stay the same.
+struct GegluGemmMaps {
+  alignas(64) unsigned char x[128];
+  alignas(64) unsigned char w[128];
+};
+bool gegluGemmWgmmaAvailable(int device);
+void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, const void* wgu, int64_t m,
+                         int64_t dim, int64_t hidden);
+void launchGegluGemmWgmma(const GegluGemmMaps& maps, ElemType type, void* act, int64_t m, int64_t dim,
+                          int64_t hidden, cudaStream_t stream);
+
+// --- Liger-style comparison point: one elementwise pass between cuBLAS GEMMs ---
+// act = gelu_tanh(gate) * up, all [count] elements, count a multiple of 8.
+void launchGegluElementwise(ElemType type, const void* gate, const void* up, void* act,
+                            int64_t count, cudaStream_t stream);
+
+}  // namespace fuselab::fusedmlp

@@ -1,0 +1,74 @@
+// One live capture run: warm up, record N steps with the dispatch collector
+// (CPU) and the CUPTI collector (GPU, when available), synchronize, stop,
+// flush and merge both into one Trace. Knows nothing about workloads: the
+// caller hands in what one forward is. See ../shared/DESIGN.md ("Capture").
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "profiling/Trace.h"
+
+namespace fuselab {
+
+struct CaptureTarget {
+  std::string region_label;           // the user scope around each forward ("mlp_fwd")
+  std::function<void()> forward;      // enqueues one forward
+  std::function<void()> synchronize;  // waits for the device
+};
+
+struct CaptureOptions {
+  int warmup = 3;              // forwards before recording, then synchronize
+  int steps = 3;               // recorded steps, each "ProfilerStep#k" around one forward
+  bool record_shapes = true;   // "Input Dims" of each op
+  bool gpu = true;             // use CUPTI when available
+  bool cupti_driver_api = false;  // every CUDA driver call, not only launches
+};
+
+// Shared between the capturing thread and a watcher (the GUI): the watcher
+// sets `cancel`, the capture reports how far it is.
+struct CaptureProgress {
+  std::atomic<bool> cancel{false};  // checked before each warmup forward and each step
+  std::atomic<double> fraction{0.0};
+
+  void setPhase(double done, std::string text);
+  std::string phase() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::string phase_;
+};
+
+struct CaptureResult {
+  Trace trace;  // finalized; empty when cancelled
+  // For people: CPU-only fallback, dropped records, cancellation.
+  std::vector<std::string> messages;
+  bool cancelled = false;
+  bool gpu_captured = false;   // CUPTI recorded this run
+  int steps_done = 0;
+  int64_t steps_wall_ns = 0;   // from the first step to the end of the final synchronize
+  uint64_t cpu_dropped = 0;    // dispatch events past the buffers
+  uint64_t gpu_dropped = 0;    // CUPTI records lost
+};
+
+class CaptureError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs the capture on the calling thread. Throws CaptureError for bad options
+// or when another capture is recording; exceptions from forward() or
+// synchronize() propagate after both collectors are stopped.
+CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& options,
+                         CaptureProgress* progress = nullptr);
+
+// Name of recorded step k, as torch.profiler spells it: "ProfilerStep#k".
+// Steps are numbered by iteration, warmup forwards included.
+std::string profilerStepName(int iteration);
+
+}  // namespace fuselab

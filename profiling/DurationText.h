@@ -1,0 +1,14 @@
+// Human-readable durations and shares for analysis messages and reports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace fuselab {
+
+// "850 ns", "12.4 us", "1.78 ms", "2.05 s".
+std::string formatDuration(int64_t ns);
+// 0.1234 -> "12.3%".
+std::string formatPercent(double fraction);
+
+}  // namespace fuselab

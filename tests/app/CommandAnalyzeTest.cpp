@@ -1,0 +1,112 @@
+// `fuselab analyze` through the real command line: text and JSON output on a
+// fixture, the threshold option, and bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/Cli.h"
+#include "tests/support/TestPaths.h"
+
+namespace fuselab {
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+CliRun runFuselab(std::vector<std::string> args) {
+  args.insert(args.begin(), "fuselab");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  CliRun r;
+  r.exit_code = runCli(int(argv.size()), argv.data());
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+const std::string kMlp = test::fixture("mlp_eager.json.gz").string();
+
+TEST(CommandAnalyze, TextSummary) {
+  CliRun r = runFuselab({"analyze", kMlp});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* needle : {"ProfilerStep#2", "ProfilerStep#4", "GPU utilization:", "host wait", "kernel wait",
+                             "Verdict:", "Top GPU ops", "aten::linear", "Diagnostics:"})
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
+}
+
+TEST(CommandAnalyze, JsonHasTheDocumentedFields) {
+  CliRun r = runFuselab({"analyze", kMlp, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format_version"], 1);
+  ASSERT_EQ(j["steps"].size(), 3u);
+  for (const auto& s : j["steps"]) EXPECT_EQ(s["kernels"], 5);
+  EXPECT_EQ(j["counts"]["kernels"], 15);
+  EXPECT_EQ(j["options"]["gap_threshold_ns"], 30000);
+  for (const char* key : {"trace", "scope", "utilization", "idle", "launch_delay", "kernels", "cpu_ops", "verdict",
+                          "diagnostics", "longest_gaps"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  const auto& idle = j["idle"];
+  EXPECT_EQ(idle["total_ns"].get<int64_t>(), idle["host_wait_ns"].get<int64_t>() +
+                                                  idle["kernel_wait_ns"].get<int64_t>() +
+                                                  idle["other_ns"].get<int64_t>());
+  EXPECT_TRUE(j["verdict"]["kind"].is_string());
+  EXPECT_FALSE(j["verdict"]["explanation"].get<std::string>().empty());
+}
+
+TEST(CommandAnalyze, ThresholdMovesGapsBetweenKernelWaitAndOther) {
+  auto idleOf = [](const std::string& threshold) {
+    CliRun r = runFuselab({"analyze", kMlp, "--json", "--gap-threshold-us", threshold});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out)["idle"];
+  };
+  nlohmann::json zero = idleOf("0"), wide = idleOf("30");
+  EXPECT_EQ(zero["kernel_wait_ns"], 0);
+  EXPECT_GT(wide["kernel_wait_ns"].get<int64_t>(), 0);
+  EXPECT_EQ(zero["total_ns"], wide["total_ns"]);
+  EXPECT_EQ(zero["host_wait_ns"], wide["host_wait_ns"]);  // host wait does not depend on the threshold
+}
+
+TEST(CommandAnalyze, InvalidThresholdNamesTheAllowedRange) {
+  for (const char* bad : {"abc", "-1", "1000001", "nan", ""}) {
+    CliRun r = runFuselab({"analyze", kMlp, "--gap-threshold-us", bad});
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_NE(r.err.find("from 0 to 1000000"), std::string::npos) << bad << ": " << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(CommandAnalyze, MissingFileIsAnErrorNotACrash) {
+  CliRun r = runFuselab({"analyze", "/nonexistent/trace.json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/trace.json"), std::string::npos) << r.err;
+}
+
+TEST(CommandAnalyze, MalformedFileIsAnErrorWithItsName) {
+  // A fixed folder, not test::scratchDir (see HtaCrossCheckTest.cpp); the
+  // file is rewritten each run.
+  const auto dir = std::filesystem::path(FUSELAB_BINARY_DIR) / "test-scratch" / "CommandAnalyze";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "broken.json";
+  std::ofstream(path, std::ios::trunc) << R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": )";
+  CliRun r = runFuselab({"analyze", path.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("broken.json"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+}  // namespace
+}  // namespace fuselab

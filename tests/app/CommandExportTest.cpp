@@ -1,0 +1,96 @@
+// `fuselab export IN OUT [--gzip]` through the real command line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/Cli.h"
+#include "profiling/ChromeTraceImport.h"
+#include "profiling/Gzip.h"
+#include "tests/support/TestPaths.h"
+
+namespace fuselab {
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+CliRun runFuselab(std::vector<std::string> args) {
+  args.insert(args.begin(), "fuselab");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  CliRun r;
+  r.exit_code = runCli(int(argv.size()), argv.data());
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+std::string readBytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeBytes(const std::filesystem::path& p, const std::string& s) {
+  std::ofstream out(p, std::ios::binary);
+  out << s;
+}
+
+TEST(CommandExport, ConvertsGzipToJsonAndBack) {
+  auto dir = test::scratchDir("CommandExport_Convert");
+  std::string in = test::fixture("mlp_eager.json.gz").string();
+  Trace original = importChromeTrace(in);
+
+  CliRun r = runFuselab({"export", in, (dir / "mlp.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("wrote " + (dir / "mlp.json").string() + ": " + std::to_string(original.eventCount()) + " events", 0),
+            0u)
+      << r.out;
+  EXPECT_FALSE(looksGzipped(readBytes(dir / "mlp.json")));
+
+  r = runFuselab({"export", (dir / "mlp.json").string(), (dir / "again.json.gz").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(gzip)"), std::string::npos) << r.out;
+  EXPECT_TRUE(looksGzipped(readBytes(dir / "again.json.gz")));
+
+  r = runFuselab({"export", in, (dir / "forced.json").string(), "--gzip"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(looksGzipped(readBytes(dir / "forced.json")));
+
+  std::string why;
+  EXPECT_TRUE(importChromeTrace(dir / "again.json.gz").sameContentAs(original, &why)) << why;
+  EXPECT_TRUE(importChromeTrace(dir / "forced.json").sameContentAs(original, &why)) << why;
+}
+
+TEST(CommandExport, BadInputFailsWithALocationAndLeavesTheOutputAlone) {
+  auto dir = test::scratchDir("CommandExport_Bad");
+  writeBytes(dir / "bad.json", R"({"traceEvents": [{"ph": "X", "pid": 1, "tid": 1, "ts": "soon", "dur": 1}]})");
+  writeBytes(dir / "out.json", "previous contents");
+  CliRun r = runFuselab({"export", (dir / "bad.json").string(), (dir / "out.json").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("traceEvents[0]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'ts' is a string"), std::string::npos) << r.err;
+  EXPECT_EQ(readBytes(dir / "out.json"), "previous contents");
+
+  r = runFuselab({"export", (dir / "missing.json").string(), (dir / "out.json").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+  EXPECT_EQ(readBytes(dir / "out.json"), "previous contents");
+
+  r = runFuselab({"export", test::fixture("linear_eager.json.gz").string(), (dir / "no" / "such" / "dir.json").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace fuselab

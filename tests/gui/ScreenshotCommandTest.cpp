@@ -1,0 +1,127 @@
+// `fuselab screenshot` as a user runs it: a subprocess writing a PNG.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "app/gui/Screenshot.h"
+#include "tests/gui/GuiTestSupport.h"
+#include "tests/support/TestPaths.h"
+#include "ui/Theme.h"
+
+namespace fuselab {
+namespace {
+
+using test::readPng;
+using test::runFuselab;
+
+size_t distinctColours(const test::Image& img) {
+  std::set<uint32_t> seen;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    seen.insert(uint32_t(img.rgba[i]) << 16 | uint32_t(img.rgba[i + 1]) << 8 | img.rgba[i + 2]);
+  return seen.size();
+}
+
+TEST(ScreenshotCommand, EmptyWorkbenchIsAValidPngOfTheRightSize) {
+  auto dir = test::scratchDir("ScreenshotCommand.Empty");
+  auto out = dir / "x.png";
+  auto r = runFuselab({"screenshot", "--out", out.string(), "--width", "1280", "--height", "720"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::string why;
+  test::Image img = readPng(out, &why);
+  ASSERT_EQ(img.width, 1280) << why;
+  ASSERT_EQ(img.height, 720);
+  // Menu, panels, text: many colours, not one flat fill.
+  EXPECT_GT(distinctColours(img), 20u);
+  // No temporary files left beside it.
+  size_t files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.path().extension() == ".png" || e.path().filename().string().find(".tmp") != std::string::npos;
+  EXPECT_EQ(files, 1u);
+}
+
+TEST(ScreenshotCommand, ScaleMultipliesThePixels) {
+  auto dir = test::scratchDir("ScreenshotCommand.Scale");
+  auto out = dir / "x2.png";
+  auto r = runFuselab({"screenshot", "--out", out.string(), "--width", "640", "--height", "400", "--scale", "2"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  test::Image img = readPng(out);
+  EXPECT_EQ(img.width, 1280);
+  EXPECT_EQ(img.height, 800);
+}
+
+TEST(ScreenshotCommand, LightThemeIsLight) {
+  auto dir = test::scratchDir("ScreenshotCommand.Light");
+  auto dark = dir / "dark.png", light = dir / "light.png";
+  ASSERT_EQ(runFuselab({"screenshot", "--out", dark.string(), "--width", "800", "--height", "500"}, dir).exit_code, 0);
+  ASSERT_EQ(runFuselab({"screenshot", "--out", light.string(), "--width", "800", "--height", "500", "--theme", "light"},
+                       dir)
+                .exit_code,
+            0);
+  auto mean = [](const test::Image& img) {
+    double sum = 0;
+    for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) sum += (img.rgba[i] + img.rgba[i + 1] + img.rgba[i + 2]) / 3.0;
+    return sum / (img.rgba.size() / 4);
+  };
+  test::Image d = readPng(dark), l = readPng(light);
+  ASSERT_GT(d.width, 0);
+  ASSERT_GT(l.width, 0);
+  EXPECT_LT(mean(d), 90);
+  EXPECT_GT(mean(l), 170);
+}
+
+TEST(ScreenshotCommand, BadTraceFileFailsWithItsNameAndLeavesNoPng) {
+  auto dir = test::scratchDir("ScreenshotCommand.BadTrace");
+  auto bad = dir / "broken.json";
+  std::ofstream(bad) << "{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": ";
+  auto out = dir / "x.png";
+  auto r = runFuselab({"screenshot", "--out", out.string(), "--trace", bad.string()}, dir);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("broken.json"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(ScreenshotCommand, InvalidRangeIsRejected) {
+  auto dir = test::scratchDir("ScreenshotCommand.Range");
+  auto out = dir / "x.png";
+  auto r = runFuselab({"screenshot", "--out", out.string(), "--trace", test::fixture("mlp_eager.json.gz").string(),
+                       "--range", "5ms:1ms"},
+                      dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("END must be after START"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(ScreenshotCommand, NoDisplaySaysSoWithExitCode2) {
+  auto dir = test::scratchDir("ScreenshotCommand.NoDisplay");
+  auto out = dir / "x.png";
+  auto r = runFuselab({"screenshot", "--out", out.string()}, dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no display"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
+  auto w = runFuselab({"open", test::fixture("mlp_eager.json.gz").string()}, dir, "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(w.exit_code, 2) << w.output;
+  EXPECT_NE(w.output.find("no display"), std::string::npos) << w.output;
+}
+
+TEST(Png, EncodedImageDecodesToTheSamePixels) {
+  RgbaImage img;
+  img.width = 7;
+  img.height = 5;
+  for (int y = 0; y < 5; ++y)
+    for (int x = 0; x < 7; ++x)
+      img.pixels.insert(img.pixels.end(), {uint8_t(x * 30), uint8_t(y * 50), uint8_t(x * y), 255});
+  auto dir = test::scratchDir("Png.RoundTrip");
+  writePng(dir / "p.png", img);
+  test::Image back = readPng(dir / "p.png");
+  ASSERT_EQ(back.width, 7);
+  ASSERT_EQ(back.height, 5);
+  EXPECT_EQ(back.rgba, img.pixels);
+  RgbaImage part = img.cropped(2, 1, 3, 10);
+  EXPECT_EQ(part.width, 3);
+  EXPECT_EQ(part.height, 4);
+  EXPECT_EQ(part.pixels[0], 60);
+  EXPECT_EQ(part.pixels[1], 50);
+  EXPECT_THROW(encodePng(RgbaImage{}), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace fuselab

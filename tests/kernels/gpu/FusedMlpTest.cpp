@@ -1,0 +1,298 @@
+// The fused GeGLU MLP kernels against the LibTorch eager MLP (label gpu).
+//
+// Tolerance. x and the weights are the same bf16/fp16 values for every path, and
+// the reference is the MLP on those values upcast to fp32, computed in fp32 (TF32
+// off): its own error (~1e-6) is far below what is measured. What separates a path
+// from it is rounding to bf16/fp16 (eps = 2^-8 / 2^-11) of the intermediates and of
+// the output; fp32 accumulation over dim or hidden terms adds ~1e-6 and does not
+// count. Eager rounds five times (gate, gelu, up, product, output); the fused
+// kernels round twice (act and output), liger four times. So the fused error
+// should be at most the eager error measured on the same inputs, and the test
+// allows 1.25x that plus 0.1 eps of slack for the spread of a few hundred values
+// at 1 token. The normwise bound misses a single wrong element among millions,
+// so every element must also be within 4 eps * max|ref| (an output rounding is at
+// most eps/2 * |y|), and every element must have been written (the output starts
+// as NaN).
+#include <gtest/gtest.h>
+
+#ifdef FUSELAB_HAVE_CUDA
+#include <ATen/ATen.h>
+#include <ATen/Context.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "kernels/FusedMlp.h"
+#include "kernels/FusedMlpKernels.h"
+#include "kernels/TorchWorkload.h"
+#include "kernels/Workload.h"
+
+namespace fuselab {
+namespace {
+
+bool haveGpu() { return at::hasCUDA() && c10::cuda::device_count() > 0; }
+
+#define SKIP_WITHOUT_GPU() \
+  if (!haveGpu()) GTEST_SKIP() << "no CUDA GPU: the fused MLP kernels need one"
+
+struct Inputs {
+  at::Tensor x, gate, up, down;
+};
+
+Inputs randomInputs(int64_t tokens, int64_t dim, int64_t hidden, at::ScalarType dtype, uint64_t seed) {
+  at::Generator gen = at::detail::createCPUGenerator(seed);
+  auto make = [&](std::vector<int64_t> sizes, double scale) {
+    return (at::randn(sizes, gen, at::kFloat) * scale).to(at::Device(at::kCUDA, 0), dtype);
+  };
+  return {make({tokens, dim}, 1.0), make({hidden, dim}, 1.0 / std::sqrt(double(dim))),
+          make({hidden, dim}, 1.0 / std::sqrt(double(dim))), make({dim, hidden}, 1.0 / std::sqrt(double(hidden)))};
+}
+
+// The eager MLP of the tutorial (MlpWorkload): every op rounds to the input dtype.
+at::Tensor eagerMlp(const Inputs& in) {
+  return at::linear(at::gelu(at::linear(in.x, in.gate), "tanh") * at::linear(in.x, in.up), in.down);
+}
+
+at::Tensor reference32(const Inputs& in) {
+  at::globalContext().setAllowTF32CuBLAS(false);
+  const at::Tensor x = in.x.to(at::kFloat);
+  const at::Tensor g = at::matmul(x, in.gate.to(at::kFloat).t());
+  const at::Tensor u = at::matmul(x, in.up.to(at::kFloat).t());
+  return at::matmul(at::gelu(g, "tanh") * u, in.down.to(at::kFloat).t());
+}
+
+struct Errors {
+  double rel = 0, max_abs = 0;
+  bool finite = false;
+};
+
+Errors errorsAgainst(const at::Tensor& out, const at::Tensor& ref) {
+  const at::Tensor diff = out.to(at::kFloat) - ref;
+  Errors e;
+  e.finite = at::isfinite(out).all().item<bool>();
+  e.rel = diff.norm().item<double>() / ref.norm().item<double>();
+  e.max_abs = diff.abs().max().item<double>();
+  return e;
+}
+
+double epsOf(at::ScalarType t) { return t == at::kBFloat16 ? std::ldexp(1.0, -8) : std::ldexp(1.0, -11); }
+
+struct Shape {
+  int64_t dim, hidden;
+};
+
+using GridParam = std::tuple<int64_t /*tokens*/, int /*shape index*/, at::ScalarType>;
+const Shape kShapes[] = {{768, 3072}, {776, 3080}, {136, 200}};
+
+class FusedMlpGrid : public ::testing::TestWithParam<GridParam> {};
+
+TEST_P(FusedMlpGrid, EveryVariantMatchesTheEagerMlp) {
+  SKIP_WITHOUT_GPU();
+  const auto [tokens, shape_index, dtype] = GetParam();
+  const Shape shape = kShapes[shape_index];
+  c10::cuda::CUDAGuard guard(0);
+  const Inputs in = randomInputs(tokens, shape.dim, shape.hidden, dtype,
+                                 1000 + uint64_t(tokens) * 7 + uint64_t(shape_index) * 3 + (dtype == at::kHalf));
+  const at::Tensor ref = reference32(in);
+  const Errors eager = errorsAgainst(eagerMlp(in), ref);
+  const double eps = epsOf(dtype);
+  const double max_ref = ref.abs().max().item<double>();
+  ASSERT_TRUE(eager.finite);
+
+  FusedMlp mlp(in.gate, in.up, in.down);
+  std::vector<FusedMlpPath> paths = {FusedMlpPath::Auto, FusedMlpPath::Large, FusedMlpPath::LargeMma,
+                                     FusedMlpPath::Liger};
+  if (tokens <= kFusedMlpSmallMaxTokens) paths.push_back(FusedMlpPath::Small);
+  for (FusedMlpPath path : paths) {
+    at::Tensor y = at::full_like(in.x, std::numeric_limits<float>::quiet_NaN());
+    mlp.forward(in.x, y, path);
+    const Errors e = errorsAgainst(y, ref);
+    const std::string what = "tokens " + std::to_string(tokens) + ", dim " + std::to_string(shape.dim) +
+                              ", hidden " + std::to_string(shape.hidden) + ", " +
+                              (dtype == at::kBFloat16 ? "bf16" : "fp16") + ", variant " +
+                              fusedMlpPathName(path) + " (runs " + fusedMlpPathName(mlp.resolve(tokens, path)) + ")";
+    std::printf("%-72s rel %.2e (eager %.2e)  max %.2e (eager %.2e)\n", what.c_str(), e.rel, eager.rel, e.max_abs,
+                eager.max_abs);
+    EXPECT_TRUE(e.finite) << what << ": some outputs were not written or are not finite";
+    EXPECT_LE(e.rel, 1.25 * eager.rel + 0.1 * eps) << what;
+    EXPECT_LE(e.max_abs, 4.0 * eps * max_ref) << what;
+  }
+}
+
+std::string gridName(const ::testing::TestParamInfo<GridParam>& info) {
+  const auto [tokens, shape_index, dtype] = info.param;
+  const Shape s = kShapes[shape_index];
+  return "m" + std::to_string(tokens) + "_d" + std::to_string(s.dim) + "_h" + std::to_string(s.hidden) + "_" +
+         (dtype == at::kBFloat16 ? "bf16" : "fp16");
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
+                         ::testing::Combine(::testing::Values<int64_t>(1, 3, 16, 64, 65, 127, 512, 1000, 8192),
+                                            ::testing::Values(0, 1, 2),
+                                            ::testing::Values(at::kBFloat16, at::kHalf)),
+                         gridName);
+
+// Every configuration of the one-launch kernel (K rotation, atomic or fixed-order
+// reduction, cooperative or ordinary launch), driven directly, twice in a row on
+// one workspace: the second launch checks that the first left it ready.
+TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
+  SKIP_WITHOUT_GPU();
+  namespace fm = fusedmlp;
+  struct Config {
+    bool rotate, atomic, cooperative;
+  };
+  const Config configs[] = {{true, false, true}, {false, false, true}, {true, true, true}, {false, true, true},
+                            {true, false, false}};
+  for (const Shape shape : kShapes) {
+    for (int64_t tokens : {1, 17, 64}) {
+      for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
+        const Inputs in = randomInputs(tokens, shape.dim, shape.hidden, dtype, 300 + tokens + shape.dim);
+        const at::Tensor ref = reference32(in);
+        const Errors eager = errorsAgainst(eagerMlp(in), ref);
+        const double eps = epsOf(dtype);
+        const double max_ref = ref.abs().max().item<double>();
+        FusedMlp mlp(in.gate, in.up, in.down);
+        const fm::ElemType type = dtype == at::kBFloat16 ? fm::ElemType::BF16 : fm::ElemType::FP16;
+        for (const Config& c : configs) {
+          fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, shape.dim, shape.hidden, type, 0);
+          plan.rotate_k = c.rotate;
+          plan.atomic_reduce = c.atomic;
+          plan.cooperative = c.cooperative;
+          const at::Tensor ws = at::zeros({int64_t(plan.workspace_bytes)}, in.x.options().dtype(at::kByte));
+          const std::string what = "tokens " + std::to_string(tokens) + ", dim " + std::to_string(shape.dim) +
+                                   ", hidden " + std::to_string(shape.hidden) + (dtype == at::kHalf ? ", fp16" : ", bf16") +
+                                   ", rotate " + std::to_string(c.rotate) + ", atomic " + std::to_string(c.atomic) +
+                                   ", cooperative " + std::to_string(c.cooperative);
+          for (int launch = 0; launch < 2; ++launch) {
+            at::Tensor y = at::full_like(in.x, std::numeric_limits<float>::quiet_NaN());
+            fm::launchSmallMlp(plan, type, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(),
+                               mlp.downWeight().data_ptr(), y.data_ptr(), ws.data_ptr(),
+                               at::cuda::getCurrentCUDAStream().stream());
+            const Errors e = errorsAgainst(y, ref);
+            EXPECT_TRUE(e.finite) << what << ", launch " << launch;
+            EXPECT_LE(e.rel, 1.25 * eager.rel + 0.1 * eps) << what << ", launch " << launch;
+            EXPECT_LE(e.max_abs, 4.0 * eps * max_ref) << what << ", launch " << launch;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(FusedMlp, SmallAndLargePathsAreDeterministic) {
+  SKIP_WITHOUT_GPU();
+  for (int64_t tokens : {7, 64, 300}) {
+    const Inputs in = randomInputs(tokens, 768, 3072, at::kBFloat16, 77 + tokens);
+    FusedMlp mlp(in.gate, in.up, in.down);
+    for (FusedMlpPath path : {FusedMlpPath::Auto, FusedMlpPath::LargeMma}) {
+      at::Tensor a = at::full_like(in.x, std::numeric_limits<float>::quiet_NaN());
+      at::Tensor b = at::full_like(in.x, std::numeric_limits<float>::quiet_NaN());
+      mlp.forward(in.x, a, path);
+      mlp.forward(in.x, b, path);  // also checks that the first launch left the workspace ready
+      EXPECT_TRUE(at::isfinite(b).all().item<bool>()) << "tokens " << tokens << ", " << fusedMlpPathName(path);
+      EXPECT_TRUE(at::equal(a, b)) << "tokens " << tokens << ", " << fusedMlpPathName(path);
+    }
+  }
+}
+
+// Kernel nodes in a CUDA graph of one forward: what a capture would show per step.
+int kernelsInOneForward(FusedMlp& mlp, const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
+  c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, 0);
+  c10::cuda::CUDAStreamGuard on_side(side);
+  mlp.forward(x, y, path);  // workspaces and cuBLAS state exist before the capture
+  c10::cuda::device_synchronize();
+  at::cuda::CUDAGraph graph(/*keep_graph=*/true);
+  graph.capture_begin();
+  mlp.forward(x, y, path);
+  graph.capture_end();
+  size_t count = 0;
+  EXPECT_EQ(cudaGraphGetNodes(graph.raw_cuda_graph(), nullptr, &count), cudaSuccess);
+  std::vector<cudaGraphNode_t> nodes(count);
+  EXPECT_EQ(cudaGraphGetNodes(graph.raw_cuda_graph(), nodes.data(), &count), cudaSuccess);
+  int kernels = 0;
+  for (cudaGraphNode_t n : nodes) {
+    cudaGraphNodeType type{};
+    cudaGraphNodeGetType(n, &type);
+    kernels += type == cudaGraphNodeTypeKernel;
+  }
+  return kernels;
+}
+
+TEST(FusedMlp, KernelsPerForward) {
+  SKIP_WITHOUT_GPU();
+  for (int64_t tokens : {1, 64, 8192}) {
+    const Inputs in = randomInputs(tokens, 768, 3072, at::kBFloat16, 5);
+    FusedMlp mlp(in.gate, in.up, in.down);
+    at::Tensor y = at::empty_like(in.x);
+    const int fused = kernelsInOneForward(mlp, in.x, y, FusedMlpPath::Auto);
+    const int liger = kernelsInOneForward(mlp, in.x, y, FusedMlpPath::Liger);
+    std::printf("tokens %ld: auto (%s) %d kernel(s), liger %d kernel(s)\n", long(tokens),
+                fusedMlpPathName(mlp.resolve(tokens, FusedMlpPath::Auto)).c_str(), fused, liger);
+    if (tokens <= kFusedMlpSmallMaxTokens) {
+      EXPECT_EQ(fused, 1) << "tokens " << tokens;
+    } else {
+      EXPECT_EQ(fused, 2) << "tokens " << tokens;
+      EXPECT_EQ(liger, 4) << "tokens " << tokens;
+    }
+  }
+}
+
+// The workload builds the eager mlp's weights and input for the same seed, so the
+// two compare directly, also when replayed as a CUDA graph.
+TEST(FusedMlpWorkload, SameTensorsAsTheEagerMlpAndGraphReplayMatches) {
+  SKIP_WITHOUT_GPU();
+  for (auto [variant, seq] : {std::pair<std::string, int64_t>{"small", 16}, {"auto", 16}, {"large", 384},
+                              {"liger", 384}}) {
+    WorkloadParams p;
+    p.batch = 2;
+    p.seq = seq;
+    p.seed = 11;
+    p.workload = "mlp";
+    p.variant = "geglu";
+    auto eager = makeWorkload(p);
+    p.workload = "fused_mlp";
+    p.variant = variant;
+    auto fused = makeWorkload(p);
+    p.graph = true;
+    auto graphed = makeWorkload(p);
+    EXPECT_NE(fused->describe().find("fused_mlp"), std::string::npos);
+    EXPECT_EQ(fused->regionLabel(), "mlp_fwd");
+
+    auto& e = dynamic_cast<TorchWorkload&>(*eager);
+    auto& f = dynamic_cast<TorchWorkload&>(*fused);
+    auto& g = dynamic_cast<TorchWorkload&>(*graphed);
+    ASSERT_TRUE(at::equal(e.input(), f.input())) << variant;
+    for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(at::equal(e.weights()[i], f.weights()[i])) << variant << " weight " << i;
+
+    eager->forward();
+    fused->forward();
+    graphed->forward();
+    graphed->synchronize();
+    const Inputs in{e.input().view({-1, p.dim}), e.weights()[0], e.weights()[1], e.weights()[2]};
+    const at::Tensor ref = reference32(in);
+    const Errors eager_err = errorsAgainst(e.output().view({-1, p.dim}), ref);
+    const Errors fused_err = errorsAgainst(f.output().view({-1, p.dim}), ref);
+    EXPECT_LE(fused_err.rel, 1.25 * eager_err.rel + 0.1 * epsOf(at::kBFloat16)) << variant;
+    // The graph replays the same kernels on the same inputs: bit-identical output.
+    EXPECT_TRUE(at::equal(g.output(), f.output())) << variant;
+  }
+}
+
+}  // namespace
+}  // namespace fuselab
+
+#else  // a build without CUDA has no fused kernels to test
+
+TEST(FusedMlp, NeedsCuda) { GTEST_SKIP() << "no CUDA GPU: this fuselab build has no CUDA"; }
+
+#endif

@@ -1,0 +1,57 @@
+// The A/B comparison: two timelines one above the other, B shifted so the
+// chosen step starts where A's does, with a synchronized zoom and pan (moving
+// either moves both), and the diff table (profiling/TraceCompare.h) beside
+// them. ImGui only; the caller decides what A and B are.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "profiling/Analysis.h"
+#include "profiling/Trace.h"
+#include "profiling/TraceCompare.h"
+#include "ui/Theme.h"
+#include "ui/TimelineView.h"
+
+namespace fuselab::ui {
+
+class ComparePanel {
+ public:
+  void setA(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis, std::string label);
+  void setB(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis, std::string label);
+  void setAlignStep(size_t ordinal);  // 0-based
+  bool hasA() const { return a_.trace != nullptr; }
+  bool hasB() const { return b_.trace != nullptr; }
+
+  // Fills the remaining content region: the step selector, the two
+  // timelines (left) and the diff table (right, `table_width` wide; 0 puts the
+  // table under the timelines).
+  void draw(const Theme& theme, float table_width = 0);
+
+  // The comparison of A and B (null until both are set).
+  const TraceComparison* comparison() const { return comparison_ ? &*comparison_ : nullptr; }
+  TimelineView& viewA() { return a_.view; }
+  TimelineView& viewB() { return b_.view; }
+
+ private:
+  struct Side {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const TraceAnalysis> analysis;
+    std::string label;
+    TimelineView view;
+  };
+  void recompute();
+  void drawTable(const Theme& theme);
+  void drawSide(Side& side, const char* id, const char* tag, float height, const Theme& theme);
+  void synchronize();
+
+  Side a_, b_;
+  size_t align_step_ = 0;
+  std::optional<TraceComparison> comparison_;
+  bool fit_pending_ = false;
+  // The views' ranges after the last synchronization (to see which one moved).
+  double last_a_start_ = 0, last_a_end_ = 0, last_b_start_ = 0, last_b_end_ = 0;
+};
+
+}  // namespace fuselab::ui

@@ -1,0 +1,114 @@
+// The timeline: CPU lanes (per thread) above GPU lanes (per stream) on one
+// time axis, with a ruler, ProfilerStep#k bands, GPU idle gaps shaded by
+// cause, folded runs of tiny events, hover tooltips, selection and flow
+// arrows (launch -> GPU op and back). ImGui drawing only: the geometry comes
+// from ui/layout/.
+//
+// Instant events (Trace::raw_events) are marked under the ruler.
+//
+// Mouse: wheel zooms around the pointer, Shift+wheel scrolls lanes, drag pans,
+// click selects, double-click zooms to the event. Keys: W/S zoom, A/D pan,
+// F fit all, 1..9 fit step k.
+#pragma once
+
+#include <imgui.h>
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "profiling/Analysis.h"
+#include "profiling/Trace.h"
+#include "ui/Theme.h"
+#include "ui/layout/DepthIndex.h"
+#include "ui/layout/EventFolding.h"
+#include "ui/layout/FlowEndpoints.h"
+#include "ui/layout/GapGeometry.h"
+#include "ui/layout/HitTest.h"
+#include "ui/layout/LaneLayout.h"
+#include "ui/layout/TimeAxis.h"
+#include "ui/layout/TimeRuler.h"
+
+namespace fuselab::ui {
+
+class TimelineView {
+ public:
+  // Shows a trace (nullptr: none) and its analysis (may be null: no gaps or
+  // steps then). The view is fitted to the whole trace.
+  void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis);
+  // New analysis of the same trace (e.g. another gap threshold); keeps the view.
+  void setAnalysis(std::shared_ptr<const TraceAnalysis> analysis);
+
+  // Draws into the remaining content region of the current ImGui window.
+  void draw(const Theme& theme);
+
+  // View commands (applied at the next draw, when the width is known).
+  void fitAll();
+  bool fitStep(size_t ordinal);  // 0-based, in time order; false if there is no such step
+  void showRange(double begin_ns, double end_ns);  // absolute trace times
+  void select(std::optional<EventRef> event, bool reveal = false);
+  // Selects the next event (after the selection, wrapping) whose name is
+  // `name`, and with `reveal` brings it into view; false when there is none.
+  bool findNext(std::string_view name, bool reveal = true);
+
+  std::optional<EventRef> selected() const { return selected_; }
+  const TimeAxis& axis() const { return axis_; }
+  bool hasTrace() const { return trace_ != nullptr; }
+  // Screen rectangle the timeline occupied in the last draw (for screenshots
+  // of the timeline area).
+  ImVec2 lastRectMin() const { return rect_min_; }
+  ImVec2 lastRectMax() const { return rect_max_; }
+  // Draw records produced in the last frame, over all lanes (for tests).
+  size_t lastRecordCount() const;
+  // Where `e` was drawn in the last frame (centre, screen coordinates);
+  // nullopt when it was off screen.
+  std::optional<ImVec2> screenCenterOf(EventRef e) const;
+
+ private:
+  struct Pending {
+    double begin = 0, end = 0;
+    double margin = 0;
+  };
+
+  void rebuildLayout(float row_height);
+  void drawEmpty(const Theme& theme);
+  void drawToolbar(const Theme& theme);
+  void drawRuler(const Theme& theme, ImDrawList* dl, ImVec2 min, ImVec2 max, const Ruler& ruler);
+  void drawStepBand(const Theme& theme, ImDrawList* dl, ImVec2 min, ImVec2 max);
+  void drawMarkers(const Theme& theme, ImDrawList* dl, ImVec2 min, ImVec2 max);
+  void drawLanes(const Theme& theme, const Ruler& ruler, float height);
+  void drawEventTooltip(const Theme& theme, const Hit& hit);
+  void drawGapTooltip(const GapRect& rect);
+  void handleKeys();
+  void revealEvent(EventRef e);
+  double maxNsPerPx() const;
+  float labelWidth() const;
+
+  std::shared_ptr<const Trace> trace_;
+  std::shared_ptr<const TraceAnalysis> analysis_;
+  double trace_begin_ = 0, trace_end_ = 0;  // cached: Trace::endNs() walks every event
+  DepthIndex depth_index_;
+  std::vector<uint32_t> marker_order_;  // Trace::raw_events by time
+  GapIndex gap_index_;
+  LaneLayout layout_;
+  float layout_row_height_ = 0;
+  float label_width_ = 0;
+  float label_font_size_ = 0;
+
+  TimeAxis axis_;
+  std::optional<Pending> pending_;
+  std::optional<float> pending_scroll_y_;
+  std::optional<EventRef> selected_;
+  std::vector<FlowLink> selected_flows_;
+
+  // Per frame, reused.
+  std::vector<LaneRecords> lane_records_;
+  std::vector<GapRect> gap_rects_;
+  float drag_distance_ = 0;
+  ImVec2 lanes_origin_{0, 0};  // screen position of layout y = 0 in the last frame
+  ImVec2 lanes_clip_min_{0, 0}, lanes_clip_max_{0, 0};
+  ImVec2 rect_min_{0, 0}, rect_max_{0, 0};
+};
+
+}  // namespace fuselab::ui

@@ -1,0 +1,124 @@
+#include "ui/layout/LaneLayout.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace fuselab::ui {
+
+namespace {
+
+std::string unquoted(std::string_view token) {
+  if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
+  return std::string(token);
+}
+
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  return std::string(s);
+}
+
+}  // namespace
+
+LaneGroup laneGroupOf(const Track& track) {
+  switch (track.kind) {
+    case TrackKind::Cpu: return LaneGroup::Cpu;
+    case TrackKind::Gpu: return LaneGroup::Gpu;
+    default: return LaneGroup::Other;
+  }
+}
+
+std::string_view laneGroupTitle(LaneGroup g) {
+  switch (g) {
+    case LaneGroup::Cpu: return "CPU";
+    case LaneGroup::Gpu: return "GPU";
+    default: return "Other";
+  }
+}
+
+std::string laneLabel(const Trace& trace, const Track& track) {
+  std::string thread_name = trimmed(trace.strings.get(track.thread_name_id));
+  switch (track.kind) {
+    case TrackKind::Gpu:
+      return "GPU " + std::to_string(track.device) + " stream " + std::to_string(track.stream);
+    case TrackKind::Cpu:
+      if (!thread_name.empty()) return thread_name;
+      return "thread " + std::to_string(track.tid);
+    default: {
+      // Kineto puts profiler bookkeeping here ("Spans", pid -1 "overhead"):
+      // the category says what the lane is better than the ids do.
+      std::string pid = unquoted(trace.strings.get(track.pid_id));
+      std::string tid = thread_name.empty() ? unquoted(trace.strings.get(track.tid_id)) : thread_name;
+      std::string ids = tid.empty() ? pid : pid + " / " + tid;
+      std::string cat = track.size() ? std::string(trace.strings.get(track.cat_id[0])) : std::string();
+      return cat.empty() ? ids : cat + ": " + ids;
+    }
+  }
+}
+
+LaneLayout layoutLanes(const Trace& trace, const LaneLayoutOptions& options) {
+  LaneLayout layout;
+  layout.row_height = options.row_height;
+  layout.lane_padding = options.lane_padding;
+
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < trace.tracks.size(); ++i)
+    if (trace.tracks[i].size() > 0) order.push_back(i);
+  // CPU: by process, the process's main thread (tid == pid) first, then tid.
+  // GPU: by device, then stream. Other: as the trace orders them.
+  auto key = [&](uint32_t i) {
+    const Track& t = trace.tracks[i];
+    auto group = static_cast<int>(laneGroupOf(t));
+    switch (t.kind) {
+      case TrackKind::Cpu: return std::make_tuple(group, t.pid, int64_t(t.tid != t.pid), t.tid, int64_t(i));
+      case TrackKind::Gpu: return std::make_tuple(group, int64_t(t.device), int64_t(0), t.stream, int64_t(i));
+      default: return std::make_tuple(group, t.sort_index, int64_t(0), int64_t(0), int64_t(i));
+    }
+  };
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+
+  float y = 0;
+  std::optional<LaneGroup> current;
+  for (uint32_t ti : order) {
+    const Track& t = trace.tracks[ti];
+    LaneGroup g = laneGroupOf(t);
+    if (!current || *current != g) {
+      layout.headers.push_back({g, std::string(laneGroupTitle(g)), y, options.header_height});
+      y += options.header_height;
+      current = g;
+    }
+    Lane lane;
+    lane.track = ti;
+    lane.group = g;
+    lane.label = laneLabel(trace, t);
+    lane.rows = static_cast<uint16_t>(t.max_depth + 1);
+    lane.top = y;
+    lane.height = lane.rows * options.row_height + 2 * options.lane_padding;
+    y += lane.height;
+    layout.lanes.push_back(std::move(lane));
+  }
+  layout.total_height = y;
+  return layout;
+}
+
+const Lane* LaneLayout::laneAt(float y) const {
+  auto it = std::upper_bound(lanes.begin(), lanes.end(), y, [](float v, const Lane& l) { return v < l.top; });
+  if (it == lanes.begin()) return nullptr;
+  const Lane& lane = *std::prev(it);
+  return y < lane.top + lane.height ? &lane : nullptr;
+}
+
+int LaneLayout::rowAt(const Lane& lane, float y) const {
+  float inner = y - lane.top - lane_padding;
+  if (inner < 0) return -1;
+  int row = static_cast<int>(inner / row_height);
+  return row < lane.rows ? row : -1;
+}
+
+const Lane* LaneLayout::laneOfTrack(uint32_t track) const {
+  for (const Lane& l : lanes)
+    if (l.track == track) return &l;
+  return nullptr;
+}
+
+}  // namespace fuselab::ui

@@ -1,0 +1,63 @@
+// Vertical layout of the timeline: one lane per track, CPU threads above GPU
+// streams (then tracks of other kinds), each lane split into sub-rows by
+// event depth, with a header row per group. Positions are in content
+// coordinates (0 = top of the lane area, before scrolling).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profiling/Trace.h"
+
+namespace fuselab::ui {
+
+enum class LaneGroup : uint8_t { Cpu, Gpu, Other };
+
+struct Lane {
+  uint32_t track = 0;
+  LaneGroup group = LaneGroup::Cpu;
+  std::string label;  // "thread 644 (python3)", "GPU 0 stream 7"
+  float top = 0;
+  float height = 0;
+  uint16_t rows = 1;  // max depth + 1
+};
+
+struct LaneGroupHeader {
+  LaneGroup group = LaneGroup::Cpu;
+  std::string title;  // "CPU", "GPU", "Other"
+  float top = 0;
+  float height = 0;
+};
+
+struct LaneLayoutOptions {
+  float row_height = 18;
+  float lane_padding = 4;   // above and below the rows of one lane
+  float header_height = 20;  // group title row
+};
+
+struct LaneLayout {
+  std::vector<Lane> lanes;  // top to bottom
+  std::vector<LaneGroupHeader> headers;
+  float row_height = 18;
+  float lane_padding = 4;
+  float total_height = 0;
+
+  // The lane whose band contains y, or nullptr (headers, below the end).
+  const Lane* laneAt(float y) const;
+  // Sub-row (depth) at y inside `lane`, or -1 on its padding.
+  int rowAt(const Lane& lane, float y) const;
+  float rowTop(const Lane& lane, int depth) const { return lane.top + lane_padding + depth * row_height; }
+  float rowCenter(const Lane& lane, int depth) const { return rowTop(lane, depth) + row_height * 0.5f; }
+  const Lane* laneOfTrack(uint32_t track) const;
+};
+
+// Tracks with no events get no lane.
+LaneLayout layoutLanes(const Trace& trace, const LaneLayoutOptions& options = {});
+
+LaneGroup laneGroupOf(const Track& track);
+std::string laneLabel(const Trace& trace, const Track& track);
+std::string_view laneGroupTitle(LaneGroup g);
+
+}  // namespace fuselab::ui
