@@ -99,6 +99,9 @@ void checkSizes(const WorkloadParams& p) {
 double availableBytes(Device device) {
   if (device == Device::Cuda) {
     if (!at::hasCUDA()) return 0;
+    // The caching allocator answers "Invalid device argument" until CUDA is
+    // initialised, which happens lazily at the first CUDA tensor.
+    at::globalContext().lazyInitDevice(at::kCUDA);
     auto [free_bytes, total] = at::accelerator::getMemoryInfo(0);
     (void)total;
     auto stats = at::accelerator::getDeviceStats(0);

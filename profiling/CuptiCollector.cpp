@@ -318,9 +318,9 @@ void CuptiCollector::stop() {
                          " GPU records had no timestamps (GPU work still running when the capture stopped) and were skipped");
 }
 
-void CuptiCollector::appendTo(Trace& trace) const {
+void CuptiCollector::appendTo(Trace& trace, int64_t from_ns) const {
   const State& s = *state_;
-  cupti::appendEvents(s.converter, s.sm_facts, getpid(), trace);
+  cupti::appendEvents(s.converter, s.sm_facts, getpid(), trace, from_ns);
   trace.meta.dropped_records += s.dropped;
   for (const DeviceProperties& d : s.devices) {
     bool known = false;

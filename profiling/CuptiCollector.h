@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -56,8 +57,10 @@ class CuptiCollector {
   // GPU work on (pid=device, tid=stream) tracks named "GPU N" / "stream N";
   // runtime/driver calls on (pid=getpid(), tid=gettid() of the calling thread).
   // Sets meta.dropped_records, device properties and capture warnings.
-  // Call after stop(); may be called more than once (appends again).
-  void appendTo(Trace& trace) const;
+  // Call after stop(); may be called more than once (appends again). Records
+  // that start before from_ns (a warm-up recorded to absorb CUPTI's one-time
+  // setup) are left out.
+  void appendTo(Trace& trace, int64_t from_ns = std::numeric_limits<int64_t>::min()) const;
 
   uint64_t droppedRecords() const;   // reported lost by CUPTI (pool exhausted)
   uint64_t incompleteRecords() const;  // GPU records without timestamps, skipped
@@ -93,7 +96,7 @@ inline bool CuptiCollector::start(const CuptiOptions&, std::string* error) {
   return false;
 }
 inline void CuptiCollector::stop() {}
-inline void CuptiCollector::appendTo(Trace&) const {}
+inline void CuptiCollector::appendTo(Trace&, int64_t) const {}
 inline uint64_t CuptiCollector::droppedRecords() const { return 0; }
 inline uint64_t CuptiCollector::incompleteRecords() const { return 0; }
 inline size_t CuptiCollector::eventCount() const { return 0; }

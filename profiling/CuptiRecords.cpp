@@ -300,7 +300,7 @@ std::string argsJson(const CuptiEvent& e, const SmFacts* sm) {
 }
 
 void appendEvents(const RecordConverter& converter, const std::unordered_map<int, SmFacts>& sm_facts, int64_t pid,
-                  Trace& trace) {
+                  Trace& trace, int64_t from_ns) {
   const auto& names = converter.names();
   std::vector<uint32_t> name_ids(names.size());
   for (size_t i = 0; i < names.size(); ++i) name_ids[i] = trace.strings.intern(names[i]);
@@ -311,6 +311,7 @@ void appendEvents(const RecordConverter& converter, const std::unordered_map<int
   std::unordered_map<uint8_t, uint32_t> cat_ids;
 
   for (const CuptiEvent& e : converter.events()) {
+    if (e.start_ns < from_ns) continue;
     uint32_t track = 0;
     if (e.on_gpu) {
       uint64_t key = (uint64_t(uint32_t(e.device)) << 32) | uint32_t(int32_t(e.stream));

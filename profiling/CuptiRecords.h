@@ -5,6 +5,7 @@
 #include <cupti_activity.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -98,8 +99,9 @@ std::string_view syncName(uint32_t sync_type);
 // Appends the converted events: GPU work and sync on (pid=device, tid=stream)
 // tracks named "GPU N" / "stream N", runtime/driver calls on (pid, tid=thread
 // id) tracks. sm_facts (by device) feed the kernels' per-SM figures.
+// Events that start before from_ns are left out (records of a warm-up run).
 void appendEvents(const RecordConverter& converter, const std::unordered_map<int, SmFacts>& sm_facts, int64_t pid,
-                  Trace& trace);
+                  Trace& trace, int64_t from_ns = std::numeric_limits<int64_t>::min());
 
 // The event's args object as JSON text (Kineto's keys: "device", "stream",
 // "correlation", "grid", "bytes", "cbid", ...). sm may be null.
