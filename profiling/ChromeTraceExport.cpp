@@ -199,7 +199,10 @@ void Writer::otherFlows() {
     const Flow& f = t_.flows[k];
     if (!valid(f.from) || !valid(f.to))
       throw TraceExportError("cannot export: flow " + std::to_string(k) + " refers to an event that does not exist");
-    auto end = [&](char phase, EventRef r, int64_t ts) {
+    // An 'f' bound to the next slice in the source (to_ts_ns < 0) is written
+    // the same way, at that slice's start, so it binds to the same event among
+    // slices that start together; otherwise as an enclosing-slice end ("bp").
+    auto end = [&](char phase, EventRef r, int64_t ts, bool enclosing) {
       const Track& tr = t_.tracks[r.track];
       beginEvent();
       out_ += "{\"ph\": \"";
@@ -216,10 +219,10 @@ void Writer::otherFlows() {
       out_ += quoted(f.cat_id);
       out_ += ", \"name\": ";
       out_ += quoted(f.name_id);
-      out_ += phase == 's' ? "}" : ", \"bp\": \"e\"}";
+      out_ += phase == 'f' && enclosing ? ", \"bp\": \"e\"}" : "}";
     };
-    end('s', f.from, flowTime(f.from, f.from_ts_ns));
-    end('f', f.to, flowTime(f.to, f.to_ts_ns));
+    end('s', f.from, flowTime(f.from, f.from_ts_ns), true);
+    end('f', f.to, flowTime(f.to, f.to_ts_ns), f.to_ts_ns >= 0);
   }
 }
 

@@ -10,9 +10,10 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <tuple>
 #include <memory>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "profiling/DecimalTime.h"
@@ -100,6 +101,14 @@ struct EventFields {
   bool has_extra = false;
   bool has_id2 = false;
 };
+
+void resetArgsFields(EventFields& f) {
+  f.args_begin = f.args_end = 0;
+  f.correlation = f.external_id = f.device = f.stream = -1;
+  f.meta_sort_index.reset();
+  f.meta_name = Token{};
+  f.meta_labels = Token{};
+}
 
 // Maps pointers in the current window's text back to offsets in the file.
 struct Window {
@@ -674,6 +683,9 @@ void Importer::readEvent(od::value v, const Window& w, EventFields& f) {
       case 'b': if (keyIs(k, "bp")) slot = &f.bp; break;
       case 'a':
         if (keyIs(k, "args")) {
+          // A repeated key counts as its last occurrence, as in other JSON
+          // readers (Python's json): forget what an earlier "args" gave.
+          resetArgsFields(f);
           json_type t = value.type();
           f.args.present = true;
           f.args.type = t;
@@ -1042,17 +1054,23 @@ void Importer::bindFlows(int64_t base) {
   // Ends the exporter would not re-create from the correlation column, per
   // (category, id) in file order; the k-th 's' pairs with the k-th 'f'.
   std::map<std::pair<uint32_t, uint64_t>, std::pair<std::vector<Bound>, std::vector<Bound>>> by_key;
+  // (phase, id, event) of the launch flow ends already recognised.
+  std::set<std::tuple<char, uint64_t, uint32_t, uint32_t>> launch_ends_seen;
   auto isLaunchFlowEnd = [&](const FlowEnd& e, uint32_t track, int64_t ts) {
     // Launch -> GPU op flows are written by the exporter from the correlation
     // column: one 's' at the launch call's start, one 'f' ("bp":"e") at each
-    // GPU op's start. Those are not stored as flows.
+    // GPU op's start. Those are not stored as flows. Only one end per place
+    // is the exporter's: a second identical one belongs to a stored flow.
     if (!ac2g || e.cat_id != *ac2g || !e.name_is_ac2g || e.id > uint64_t(std::numeric_limits<int64_t>::max()))
       return false;
     const LaunchLink* link = trace_.launchFor(static_cast<int64_t>(e.id));
     if (!link || !link->launch || link->gpu_ops.empty()) return false;
     auto at = [&](EventRef r) { return r.track == track && trace_.tracks[r.track].start_ns[r.index] == ts; };
-    if (e.phase == 's') return at(*link->launch);
-    return e.enclosing && std::any_of(link->gpu_ops.begin(), link->gpu_ops.end(), at);
+    auto firstAt = [&](EventRef r) { return launch_ends_seen.emplace(e.phase, e.id, r.track, r.index).second; };
+    if (e.phase == 's') return at(*link->launch) && firstAt(*link->launch);
+    if (!e.enclosing) return false;
+    // GPU ops of one launch may start at the same time on one stream.
+    return std::any_of(link->gpu_ops.begin(), link->gpu_ops.end(), [&](EventRef r) { return at(r) && firstAt(r); });
   };
   for (const FlowEnd& e : flow_ends_) {
     int64_t ts = e.ts + base;

@@ -16,8 +16,11 @@ DecimalParse parseScaledDecimal(std::string_view t, int scale_pow10, int64_t& ou
     for (size_t k = 0; k < t.size(); ++k) {
       if (k == t.size() - 4) continue;
       unsigned d = unsigned(t[k] - '0');
-      digits &= d < 10;
-      v = v * 10 + int64_t(d);
+      if (d >= 10) {  // not this form: the general path below decides
+        digits = false;
+        break;
+      }
+      v = v * 10 + int64_t(d);  // at most 18 digits: no overflow
     }
     if (digits) {
       out = v;

@@ -8,14 +8,28 @@ PSUTIL_VERSION=7.2.2
 
 say() { printf '[fuselab] %s\n' "$*"; }
 
-# Configures (once) and builds. Extra arguments go to the first configure.
+# Configures (once) and builds. Usage: build_fuselab [DIR [CMAKE_ARGS...]];
+# DIR defaults to $BUILD_DIR, the arguments go to the first configure.
 build_fuselab() {
+  local dir="${1:-$BUILD_DIR}"
+  [ $# -gt 0 ] && shift
   local gen=() launcher=()
   command -v ninja >/dev/null && gen=(-G Ninja)
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
-  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" "${launcher[@]}" \
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    cmake -S "$ROOT" -B "$dir" "${gen[@]}" "${launcher[@]}" \
       -DFUSELAB_PYTHON="$VENV/bin/python" "$@"
   fi
-  cmake --build "$BUILD_DIR" -j "$(nproc)"
+  cmake --build "$dir" -j "$(nproc)"
+}
+
+# Runs ctest in DIR, under Xvfb where there is no display (the GUI tests).
+run_ctest() {
+  local dir="$1"
+  shift
+  local runner=()
+  if [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null; then
+    runner=(xvfb-run -a -s "-screen 0 1920x1080x24")
+  fi
+  (cd "$dir" && "${runner[@]}" ctest --output-on-failure -j "$(nproc)" "$@")
 }

@@ -16,6 +16,7 @@
 #include "app/gui/OffscreenRenderer.h"
 #include "app/gui/TeachingPanels.h"
 #include "app/gui/UiContext.h"
+#include "app/gui/Workbench.h"
 #include "app/gui/Workspace.h"
 
 namespace fuselab {
@@ -100,12 +101,18 @@ int openWindow(const std::string& trace_path) {
   UiContext ui(ui_options);
 
   Workspace ws(settings);
+  Workbench workbench(ws);      // workload, sizes, Run / Live
   TeachingPanels teaching(ws);  // the Learn menu: tutorial, A/B compare, sweep
   if (!trace_path.empty()) ws.openTrace(trace_path);
   if (!warning.empty()) ws.notify(warning);
 
-  while (!glfwWindowShouldClose(w) && !ws.quitRequested() && !g_stop) {
+  while (!ws.quitRequested() && !g_stop) {
     glfwPollEvents();
+    if (glfwWindowShouldClose(w)) {  // the window's close button: ask first if a capture is unsaved
+      glfwSetWindowShouldClose(w, GLFW_FALSE);
+      ws.requestQuit();
+      if (ws.quitRequested()) break;
+    }
     if (glfwGetWindowAttrib(w, GLFW_ICONIFIED)) {
       glfwWaitEventsTimeout(0.1);
       continue;
@@ -113,7 +120,7 @@ int openWindow(const std::string& trace_path) {
     if (!g_dropped.empty()) {
       std::string path = g_dropped.front();  // one trace at a time: the first dropped file
       g_dropped.clear();
-      ws.openTrace(path);
+      ws.requestOpen(path);
     }
     float sx = 1, sy = 1;
     glfwGetWindowContentScale(w, &sx, &sy);

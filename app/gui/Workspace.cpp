@@ -60,9 +60,61 @@ void Workspace::openTrace(const std::string& path) {
   loader_.loadFile(path, analysisOptions());
 }
 
-void Workspace::showTrace(std::shared_ptr<const Trace> trace, std::string label) {
+void Workspace::showTrace(std::shared_ptr<const Trace> trace, std::string label, bool unsaved) {
   if (!trace) return;
+  if (unsaved) unsaved_ = trace;
   loader_.analyze(std::move(trace), std::move(label), "", analysisOptions(), false);
+}
+
+void Workspace::requestOpen(const std::string& path) {
+  if (hasUnsavedCapture())
+    pending_discard_ = PendingDiscard{false, path};
+  else
+    openTrace(path);
+}
+
+void Workspace::requestQuit() {
+  if (hasUnsavedCapture())
+    pending_discard_ = PendingDiscard{true, {}};
+  else
+    quit_ = true;
+}
+
+void Workspace::answerDiscardPrompt(bool discard) {
+  if (!pending_discard_) return;
+  const PendingDiscard pending = *pending_discard_;
+  pending_discard_.reset();
+  if (!discard) return;
+  unsaved_.reset();
+  if (pending.quit)
+    quit_ = true;
+  else
+    openTrace(pending.path);
+}
+
+void Workspace::drawDiscardPrompt() {
+  constexpr const char* kTitle = "Discard the live capture?";
+  if (!pending_discard_) return;
+  if (!ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::Text("\"%s\" has not been exported and exists nowhere else.", label_.c_str());
+  ImGui::TextUnformatted(pending_discard_->quit ? "Quit and discard it?" : "Open the other trace and discard it?");
+  if (ImGui::Button("Export first")) {
+    pending_discard_.reset();
+    openExportDialog();
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Discard")) {
+    answerDiscardPrompt(true);
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) {
+    answerDiscardPrompt(false);
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
 }
 
 void Workspace::setGapThreshold(int64_t ns) {
@@ -126,22 +178,24 @@ void Workspace::notify(std::string message) {
   notice_until_ = ImGui::GetCurrentContext() ? ImGui::GetTime() + 6.0 : 0;
 }
 
+void Workspace::openExportDialog() {
+  std::string stem = label_.empty() ? "trace" : std::filesystem::path(label_).stem().stem().string();
+  export_dialog_.open(stem + "-export.json.gz");
+}
+
 void Workspace::applyMenu(const MenuCommands& c) {
   if (c.open_trace) {
     std::string folder = path_.empty() ? std::string() : std::filesystem::path(path_).parent_path().string();
     open_dialog_.open(folder);
   }
-  if (c.open_recent) openTrace(*c.open_recent);
+  if (c.open_recent) requestOpen(*c.open_recent);
   if (c.clear_recent) settings_.recent_files.clear();
   if (c.screenshot) {
     std::string stem = label_.empty() ? "fuselab" : std::filesystem::path(label_).stem().stem().string();
     screenshot_dialog_.open(stem + "-timeline.png", themeKind());
   }
-  if (c.export_trace && trace_) {
-    std::string stem = label_.empty() ? "trace" : std::filesystem::path(label_).stem().stem().string();
-    export_dialog_.open(stem + "-export.json.gz");
-  }
-  if (c.quit) quit_ = true;
+  if (c.export_trace && trace_) openExportDialog();
+  if (c.quit) requestQuit();
   if (c.fit_all) timeline_.fitAll();
   if (c.theme) settings_.theme = std::string(ui::themeName(*c.theme));
   if (c.ui_scale) settings_.ui_scale = *c.ui_scale;
@@ -240,9 +294,13 @@ void Workspace::drawFrame(ScreenshotArea area) {
 
   drawStatusBar(th, status_h);
 
-  if (auto chosen = open_dialog_.draw(settings_.recent_files)) openTrace(*chosen);
+  if (auto chosen = open_dialog_.draw(settings_.recent_files)) requestOpen(*chosen);
   about_dialog_.draw();
-  if (auto written = export_dialog_.draw(trace_.get())) notify(*written);
+  if (auto written = export_dialog_.draw(trace_.get())) {
+    if (trace_ == unsaved_) unsaved_.reset();  // it exists in a file now
+    notify(*written);
+  }
+  drawDiscardPrompt();
   if (auto request = screenshot_dialog_.draw()) screenshot_request_ = std::move(request);
   drawKeysHelp();
 }

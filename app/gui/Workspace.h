@@ -40,7 +40,16 @@ class Workspace {
   // loaded, and stays for good if loading fails (the error is shown).
   void openTrace(const std::string& path);
   // Shows a trace from memory, e.g. a live capture; analysed in the background.
-  void showTrace(std::shared_ptr<const Trace> trace, std::string label);
+  // unsaved: a capture that exists nowhere else until exported.
+  void showTrace(std::shared_ptr<const Trace> trace, std::string label, bool unsaved = false);
+  // What the menu, recent files and drag-and-drop call: like openTrace and
+  // quitting, but they first ask before an unsaved live capture is dropped.
+  void requestOpen(const std::string& path);
+  void requestQuit();
+  bool hasUnsavedCapture() const { return unsaved_ != nullptr && unsaved_ == trace_; }
+  bool discardPromptOpen() const { return pending_discard_.has_value(); }
+  // The prompt's answer: discard (then open or quit as asked) or keep.
+  void answerDiscardPrompt(bool discard);
   // Re-analyses the current trace with another gap threshold.
   void setGapThreshold(int64_t ns);
   bool busy() const { return loader_.busy(); }
@@ -86,6 +95,8 @@ class Workspace {
   void drawTimelinePanel(const ui::Theme& th);
   void drawStatusBar(const ui::Theme& th, float height);
   void drawKeysHelp();
+  void drawDiscardPrompt();
+  void openExportDialog();
   AnalysisOptions analysisOptions() const;
 
   Settings settings_;
@@ -111,6 +122,13 @@ class Workspace {
   std::optional<ScreenshotRequest> screenshot_request_;
   std::optional<ui::ThemeKind> theme_override_;
   bool quit_ = false;
+  // The live capture not exported yet, and what waits for the user's answer.
+  std::shared_ptr<const Trace> unsaved_;
+  struct PendingDiscard {
+    bool quit = false;
+    std::string path;  // to open, when not quitting
+  };
+  std::optional<PendingDiscard> pending_discard_;
   float threshold_us_ = 30;  // the sidebar slider
 
   std::string workbench_title_;

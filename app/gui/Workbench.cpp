@@ -1,0 +1,59 @@
+#include "app/gui/Workbench.h"
+
+#include <ATen/Context.h>
+
+#include "app/gui/Workspace.h"
+
+namespace fuselab {
+
+Workbench::Workbench(Workspace& workspace) : ws_(workspace), panel_(listWorkloads()) {
+  status_.gpu_available = at::hasCUDA();
+  if (!status_.gpu_available) panel_.setDevice(Device::Cpu);
+  ws_.setWorkbenchPanel("Workbench", [this] { draw(); });
+}
+
+void Workbench::run() {
+  CaptureRequest request;
+  request.params = panel_.run().params;
+  request.options.steps = panel_.run().steps;
+  request.options.warmup = panel_.run().warmup;
+  job_ = worker_.submit(std::move(request));
+  status_.message.clear();
+  status_.message_is_error = false;
+}
+
+void Workbench::poll() {
+  if (auto r = worker_.poll()) {
+    if (r->ok()) {
+      const std::string label = "live: " + r->trace->meta.trace_name;
+      ws_.showTrace(r->trace, label, /*unsaved=*/true);
+      status_.message = "captured " + std::to_string(r->request.options.steps) + " steps in " +
+                        std::to_string(static_cast<int>(r->seconds * 1000)) + " ms";
+      for (const std::string& m : r->messages) status_.message += "\n" + m;
+      status_.message_is_error = false;
+    } else {
+      status_.message = r->cancelled ? "capture cancelled" : "capture failed: " + r->error;
+      status_.message_is_error = !r->cancelled;
+    }
+  }
+  const CaptureWorker::Status s = worker_.status();
+  status_.busy = s.busy;
+  status_.fraction = s.fraction;
+  status_.phase = s.phase;
+}
+
+void Workbench::waitIdle() {
+  worker_.waitIdle();
+  poll();
+}
+
+void Workbench::draw() {
+  poll();
+  switch (panel_.draw(ws_.theme(), status_)) {
+    case ui::WorkbenchAction::Run: run(); break;
+    case ui::WorkbenchAction::Cancel: worker_.cancel(); break;
+    case ui::WorkbenchAction::None: break;
+  }
+}
+
+}  // namespace fuselab

@@ -1,0 +1,97 @@
+// The workbench panel and its captures (CPU device, so it runs everywhere),
+// and the prompt that keeps an unexported live capture from being dropped.
+#include <gtest/gtest.h>
+
+#include "app/gui/GlfwWindow.h"
+#include "app/gui/OffscreenRenderer.h"
+#include "app/gui/Screenshot.h"
+#include "app/gui/Workbench.h"
+#include "app/gui/Workspace.h"
+#include "profiling/Analysis.h"
+#include "tests/support/TestPaths.h"
+
+namespace fuselab {
+namespace {
+
+size_t countEvents(const Trace& t, std::string_view name) {
+  size_t n = 0;
+  for (size_t k = 0; k < t.tracks.size(); ++k)
+    for (size_t i = 0; i < t.tracks[k].size(); ++i) n += t.name(EventRef{uint32_t(k), uint32_t(i)}) == name;
+  return n;
+}
+
+TEST(Workbench, RunCapturesTheChosenWorkloadAndShowsIt) {
+  Workspace ws;
+  Workbench bench(ws);
+  ASSERT_TRUE(bench.panel().selectWorkload("linear"));
+  bench.panel().setDevice(Device::Cpu);
+  bench.run();
+  bench.waitIdle();
+  ws.waitIdle();
+  ASSERT_TRUE(ws.trace()) << bench.status().message << ws.error();
+  EXPECT_FALSE(bench.status().message_is_error) << bench.status().message;
+  EXPECT_EQ(ws.traceLabel().rfind("live: ", 0), 0u) << ws.traceLabel();
+  EXPECT_EQ(countEvents(*ws.trace(), "aten::linear"), 3u) << "3 steps of one nn.Linear each";
+  EXPECT_EQ(findProfilerSteps(*ws.trace()).size(), 3u);
+
+  // The panel draws (sliders, toggles, progress) into a real frame.
+  GlfwWindow context(GlfwWindow::Options{64, 64, "workbench test", false});
+  OffscreenFrame frame;
+  frame.width = 1200;
+  frame.height = 800;
+  RgbaImage image = renderOffscreen(ws, frame);
+  EXPECT_EQ(image.width, 1200);
+  writePng(test::scratchDir("Workbench.Run") / "workbench.png", image);  // to look at
+}
+
+TEST(Workbench, BadSizesGiveAMessageNotACrash) {
+  Workspace ws;
+  Workbench bench(ws);
+  ASSERT_TRUE(bench.panel().selectWorkload("fused_mlp"));
+  bench.panel().setDevice(Device::Cpu);  // the fused MLP has no CPU version
+  bench.run();
+  bench.waitIdle();
+  EXPECT_TRUE(bench.status().message_is_error);
+  EXPECT_NE(bench.status().message.find("CUDA"), std::string::npos) << bench.status().message;
+  EXPECT_FALSE(ws.trace());
+}
+
+TEST(Workbench, AnUnexportedCaptureIsNotDroppedWithoutAsking) {
+  Workspace ws;
+  Workbench bench(ws);
+  ASSERT_TRUE(bench.panel().selectWorkload("matmul_add"));
+  bench.panel().setDevice(Device::Cpu);
+  bench.run();
+  bench.waitIdle();
+  ws.waitIdle();
+  const auto capture = ws.trace();
+  ASSERT_TRUE(capture) << bench.status().message;
+  EXPECT_TRUE(ws.hasUnsavedCapture());
+
+  const std::string other = test::fixture("linear_eager.json.gz").string();
+  ws.requestOpen(other);
+  ws.waitIdle();
+  EXPECT_TRUE(ws.discardPromptOpen());
+  EXPECT_EQ(ws.trace(), capture) << "nothing opens before the user answers";
+  ws.answerDiscardPrompt(false);
+  EXPECT_FALSE(ws.discardPromptOpen());
+  EXPECT_EQ(ws.trace(), capture);
+
+  ws.requestQuit();
+  EXPECT_TRUE(ws.discardPromptOpen());
+  EXPECT_FALSE(ws.quitRequested());
+  ws.answerDiscardPrompt(false);
+  EXPECT_FALSE(ws.quitRequested());
+
+  ws.requestOpen(other);
+  ws.answerDiscardPrompt(true);
+  ws.waitIdle();
+  EXPECT_NE(ws.trace(), capture);
+  EXPECT_EQ(ws.traceLabel(), "linear_eager.json.gz");
+  EXPECT_FALSE(ws.hasUnsavedCapture());
+  ws.requestQuit();  // a file from disk: nothing to lose, no question
+  EXPECT_TRUE(ws.quitRequested());
+}
+
+}  // namespace
+}  // namespace fuselab

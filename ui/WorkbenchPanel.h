@@ -1,0 +1,64 @@
+// The workbench: pick a workload, set its sizes, dtype, device, eager or
+// CUDA graph, steps and warm-up, then Run one capture or go Live (capture
+// again whenever a parameter changes). Draws and edits plain parameters
+// only; the owner (app/gui/Workbench) runs the captures.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/Workload.h"  // the plain parameter structs only (no LibTorch)
+#include "ui/Theme.h"
+
+namespace fuselab::ui {
+
+struct WorkbenchRun {
+  WorkloadParams params;
+  int steps = 3;
+  int warmup = 3;
+};
+
+// What the owner reports back each frame.
+struct WorkbenchStatus {
+  bool busy = false;
+  double fraction = 0;     // 0..1 of the running capture
+  std::string phase;       // "warmup 2/3", "step 1/3", ...
+  std::string message;     // outcome of the last capture (or why it failed)
+  bool message_is_error = false;
+  bool gpu_available = true;
+};
+
+enum class WorkbenchAction { None, Run, Cancel };
+
+// Slider ranges (the capture checks the same limits and names them in its errors).
+struct WorkbenchRanges {
+  static constexpr int64_t kMaxBatch = 4096, kMaxSeq = 8192, kMaxDim = 16384, kMaxHidden = 65536,
+                           kMaxOut = 16384;
+  static constexpr int kMaxSteps = 50, kMaxWarmup = 50;
+};
+
+class WorkbenchPanel {
+ public:
+  // `workloads` in the order of the toggle; each one's defaults seed its sliders.
+  explicit WorkbenchPanel(std::vector<WorkloadInfo> workloads);
+
+  // Draws into the current window. Run: the user pressed Run, switched Live
+  // on, or changed a parameter while Live is on.
+  WorkbenchAction draw(const Theme& theme, const WorkbenchStatus& status);
+
+  const WorkbenchRun& run() const { return run_; }
+  bool live() const { return live_; }
+  // Selects a workload by name (false if unknown); its defaults replace the sizes.
+  bool selectWorkload(const std::string& name);
+  void setDevice(Device device) { run_.params.device = device; }
+
+ private:
+  bool drawSizes(const Theme& theme);
+
+  std::vector<WorkloadInfo> workloads_;
+  size_t current_ = 0;
+  WorkbenchRun run_;
+  bool live_ = false;
+};
+
+}  // namespace fuselab::ui
