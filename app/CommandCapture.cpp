@@ -16,6 +16,10 @@
 #include "kernels/WorkloadRegistry.h"
 #include "profiling/Analysis.h"
 #include "profiling/ChromeTraceExport.h"
+#ifdef FUSELAB_HAVE_GUI
+#include "app/gui/GlfwWindow.h"
+#include "app/gui/HeadlessScreenshot.h"
+#endif
 
 namespace fuselab {
 namespace {
@@ -38,6 +42,7 @@ struct CaptureArgs {
   bool no_cupti = false;
   bool driver_api = false;
   std::string out;  // trace file; none written when empty
+  std::string screenshot;  // PNG of the captured timeline; none when empty
   bool json = false;
 };
 
@@ -77,6 +82,32 @@ WorkloadParams workloadParams(const CaptureArgs& a) {
   p.graph = a.graph;
   p.seed = static_cast<uint64_t>(parseInt("--seed", a.seed, 0, INT64_MAX));
   return p;
+}
+
+// The trace is already written (--out) and summarised: a failed screenshot
+// loses nothing, and says why.
+int writeCaptureScreenshot(const std::string& png, Trace trace, bool quiet) {
+#ifdef FUSELAB_HAVE_GUI
+  HeadlessScreenshot o;
+  o.out = png;
+  const std::string label = "live: " + trace.meta.trace_name;
+  try {
+    RgbaImage image = writeHeadlessScreenshot(std::make_shared<const Trace>(std::move(trace)), label, o);
+    if (!quiet) std::cout << "wrote " << png << " (" << image.width << "x" << image.height << ")\n";
+  } catch (const GuiUnavailable& e) {
+    std::cerr << "fuselab capture: no screenshot: " << e.what() << "\n";
+    return kExitFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "fuselab capture: screenshot failed: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  return 0;
+#else
+  (void)png, (void)trace, (void)quiet;
+  std::cerr << "fuselab capture: --screenshot needs the GUI, and this build has none (configured with "
+               "FUSELAB_GUI=OFF); the capture above ran anyway\n";
+  return kExitFailed;
+#endif
 }
 
 int runCaptureCommand(const CaptureArgs& a) {
@@ -127,6 +158,7 @@ int runCaptureCommand(const CaptureArgs& a) {
     std::cout << analysisJson(result.trace, analysis).dump(2) << "\n";
   else
     std::cout << analysisText(result.trace, analysis);
+  if (!a.screenshot.empty()) return writeCaptureScreenshot(a.screenshot, std::move(result.trace), a.json);
   return 0;
 }
 
@@ -155,6 +187,8 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-cupti", a->no_cupti, "CPU side only (no CUPTI)");
   cmd->add_flag("--driver-api", a->driver_api, "Record every CUDA driver call, not only kernel launches");
   cmd->add_option("--out", a->out, "Trace file to write (.json or .json.gz)")->type_name("FILE");
+  cmd->add_option("--screenshot", a->screenshot, "Also write a PNG of the captured timeline (GUI builds)")
+      ->type_name("FILE");
   cmd->add_flag("--json", a->json, "Print the analysis as JSON instead of text");
   cmd->callback([a, &exit_code] { exit_code = runCaptureCommand(*a); });
 }

@@ -38,6 +38,20 @@ TEST(ScreenshotCommand, EmptyWorkbenchIsAValidPngOfTheRightSize) {
   EXPECT_EQ(files, 1u);
 }
 
+TEST(ScreenshotCommand, CaptureWritesTheTraceThenThePictureOfIt) {
+  auto dir = test::scratchDir("ScreenshotCommand.Capture");
+  auto trace = dir / "linear.json.gz", png = dir / "linear.png";
+  auto r = runFuselab({"capture", "--workload", "linear", "--device", "cpu", "--steps", "2", "--out", trace.string(),
+                       "--screenshot", png.string()},
+                      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(trace));
+  EXPECT_NE(r.output.find("wrote " + png.string() + " (1600x900)"), std::string::npos) << r.output;
+  test::Image img = readPng(png);
+  ASSERT_EQ(img.width, 1600);
+  EXPECT_GT(distinctColours(img), 20u);
+}
+
 TEST(ScreenshotCommand, ScaleMultipliesThePixels) {
   auto dir = test::scratchDir("ScreenshotCommand.Scale");
   auto out = dir / "x2.png";
