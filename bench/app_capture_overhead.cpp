@@ -92,27 +92,22 @@ void BM_Eager(benchmark::State& state) {
 }
 
 // state.range(0): record input dims (the capture's default) or not.
-// gpu = false: the dispatch collector alone, to split the overhead between
-// the CPU side and CUPTI.
-void fuselabCapture(benchmark::State& state, bool gpu) {
+void BM_FuselabCapture(benchmark::State& state) {
   Workload& w = mlp64();
   fuselab::CaptureOptions o;
   o.warmup = 1;  // recorded, then left out: it absorbs CUPTI's one-time setup
   o.steps = kForwards;
   o.record_shapes = state.range(0) != 0;
-  o.gpu = gpu;
+  o.gpu = true;
   for (auto _ : state) {
     fuselab::CaptureResult r = fuselab::runCapture(fuselab::captureTarget(w), o);
-    if (gpu && !r.gpu_captured) {
+    if (!r.gpu_captured) {
       state.SkipWithError(("CUPTI unavailable: " + (r.messages.empty() ? std::string() : r.messages[0])).c_str());
       break;
     }
     state.SetIterationTime(double(r.steps_wall_ns) * 1e-9);
   }
 }
-
-void BM_FuselabCapture(benchmark::State& state) { fuselabCapture(state, true); }
-void BM_FuselabCpuSide(benchmark::State& state) { fuselabCapture(state, false); }
 
 void BM_Kineto(benchmark::State& state) {
   namespace prof = torch::autograd::profiler;
@@ -166,7 +161,6 @@ void registerBenchmarks(bool kineto) {
   auto* fn = kineto ? BM_Kineto : BM_FuselabCapture;
   add(name, fn, 1);  // with input dims
   add(name, fn, 0);  // without
-  if (!kineto) add("mlp64/fuselab_cpu_side", BM_FuselabCpuSide, 1);
 }
 
 std::string selfPath() {
@@ -233,8 +227,6 @@ int main(int argc, char** argv) {
   if (t.count(eager) && t.count(f + "1") && t.count(f + "0")) {
     line("fuselab capture (input dims)", t[f + "1"], t[eager], "  (the default; target <= 1.25x)");
     line("fuselab capture (no input dims)", t[f + "0"], t[eager], "  (--no-shapes)");
-    if (t.count("mlp64/fuselab_cpu_side/1"))
-      line("fuselab, CPU side only", t["mlp64/fuselab_cpu_side/1"], t[eager], "  (--no-cupti: the share of CUPTI)");
   } else {
     std::printf("  fuselab capture: not measured (see the errors above)\n");
   }
