@@ -13,6 +13,7 @@
 #include "kernels/Workload.h"
 #include "profiling/Capture.h"
 #include "profiling/DispatchCollector.h"
+#include "tests/app/CliRun.h"
 #include "tests/support/TestPaths.h"
 
 #include "profiling/ChromeTraceImport.h"
@@ -318,69 +319,53 @@ TEST(CaptureWorker, CancelStopsALongCapture) {
   EXPECT_FALSE(r->ok());
 }
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
-
-CliRun runCli(std::vector<std::string> args) {
-  CLI::App app;
-  int code = 0;
-  addCaptureCommand(app, code);
-  args.insert(args.begin(), {"fuselab", "capture"});
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  app.parse(static_cast<int>(argv.size()), argv.data());
-  CliRun r;
-  r.code = code;
-  r.out = testing::internal::GetCapturedStdout();
-  r.err = testing::internal::GetCapturedStderr();
-  return r;
+// `fuselab capture ARGS...` in this process.
+test::CliRun runCli(std::vector<std::string> args) {
+  args.insert(args.begin(), "capture");
+  return test::runFuselab(std::move(args));
 }
 
 TEST(CaptureCommand, BadValuesExitWithTwoAndTheRange) {
   auto r = runCli({"--workload", "mlp", "--batch", "0", "--device", "cpu"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--batch must be an integer from 1 to 1048576, got '0'"), std::string::npos) << r.err;
 
   r = runCli({"--hidden", "-3", "--device", "cpu"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--hidden must be an integer"), std::string::npos) << r.err;
 
   r = runCli({"--dim", "abc", "--device", "cpu"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("got 'abc'"), std::string::npos) << r.err;
 
   r = runCli({"--dtype", "int8", "--device", "cpu"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown dtype 'int8'"), std::string::npos) << r.err;
 
   r = runCli({"--steps", "0", "--device", "cpu"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--steps must be an integer from 1 to 10000"), std::string::npos) << r.err;
 
   r = runCli({"--workload", "conv"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--workload must be one of"), std::string::npos) << r.err;
 
   r = runCli({"--variant", "wide", "--device", "cpu", "--batch", "1", "--seq", "1", "--dim", "4", "--hidden", "4"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown variant 'wide'"), std::string::npos) << r.err;
 }
 
 TEST(CaptureCommand, CudaWithoutGpuExitsWithTwo) {
   if (at::hasCUDA()) GTEST_SKIP() << "a CUDA GPU is present: the no-GPU message cannot be checked here";
   auto r = runCli({"--workload", "linear"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no CUDA GPU available: use --device cpu"), std::string::npos) << r.err;
 }
 
 TEST(CaptureCommand, CapturesOnTheCpuAndPrintsTheSummary) {
   auto r = runCli({"--workload", "linear", "--batch", "8", "--dim", "4", "--out-features", "6", "--dtype", "fp32",
                        "--device", "cpu", "--steps", "2", "--warmup", "1"});
-  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("captured 2 steps of linear"), std::string::npos) << r.out;
   EXPECT_GT(r.out.size(), std::string("captured 2 steps of linear").size() + 40) << "no analysis summary: " << r.out;
 }
@@ -389,7 +374,7 @@ TEST(CaptureCommand, WritesATraceThatImportsBack) {
   auto path = test::scratchDir("CaptureCommandExport") / "linear.json.gz";
   auto r = runCli({"--workload", "linear", "--batch", "8", "--dim", "4", "--out-features", "6", "--dtype", "fp32",
                        "--device", "cpu", "--steps", "2", "--warmup", "1", "--out", path.string()});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   Trace back = importChromeTrace(path);
   auto evs = stepTrackEvents(back);
   auto regions = checkSteps(evs, "linear_fwd", 1, 2);

@@ -10,32 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "app/Cli.h"
+#include "tests/app/CliRun.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-CliRun runFuselab(std::vector<std::string> args) {
-  args.insert(args.begin(), "fuselab");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  CliRun r;
-  r.exit_code = runCli(int(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using test::CliRun;
+using test::runFuselab;
 
 const std::string kMlp = test::fixture("mlp_eager.json.gz").string();
 

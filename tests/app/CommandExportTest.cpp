@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/Cli.h"
+#include "tests/app/CliRun.h"
 #include "profiling/ChromeTraceImport.h"
 #include "profiling/Gzip.h"
 #include "tests/support/TestPaths.h"
@@ -15,26 +15,8 @@
 namespace fuselab {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-CliRun runFuselab(std::vector<std::string> args) {
-  args.insert(args.begin(), "fuselab");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  CliRun r;
-  r.exit_code = runCli(int(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using test::CliRun;
+using test::runFuselab;
 
 std::string readBytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

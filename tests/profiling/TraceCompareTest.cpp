@@ -12,21 +12,13 @@
 #include "profiling/ChromeTraceImport.h"
 #include "profiling/TraceCompare.h"
 #include "tests/profiling/SyntheticTrace.h"
+#include "tests/profiling/FixtureJson.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
 namespace {
 
-nlohmann::json readGzipJson(const std::filesystem::path& path) {
-  gzFile f = gzopen(path.string().c_str(), "rb");
-  if (!f) throw std::runtime_error("cannot open " + path.string());
-  std::string text;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) text.append(buf, size_t(n));
-  gzclose(f);
-  return nlohmann::json::parse(text);
-}
+nlohmann::json readGzipJson(const std::filesystem::path& path) { return nlohmann::json::parse(test::gunzipFile(path)); }
 
 struct RawFigures {
   int64_t first_step_start_ns = 0;  // absolute
