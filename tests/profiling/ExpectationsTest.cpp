@@ -43,23 +43,10 @@ std::vector<Expectation> presetExpectations(int step) {
 // Kernels per ProfilerStep#k in the raw file: kernels whose launch call (by
 // correlation) starts inside the step.
 std::vector<int> rawKernelsPerStep(const nlohmann::json& doc) {
-  std::vector<std::pair<double, double>> steps;
-  std::map<int64_t, double> launch_ts;
-  for (const auto& ev : doc["traceEvents"]) {
-    if (ev.value("ph", "") != "X") continue;
-    const std::string name = ev.value("name", ""), cat = ev.value("cat", "");
-    if (name.rfind("ProfilerStep#", 0) == 0) steps.emplace_back(ev["ts"].get<double>(), ev["dur"].get<double>());
-    if ((cat == "cuda_runtime" || cat == "cuda_driver") && ev.contains("args") && ev["args"].contains("correlation"))
-      launch_ts[ev["args"]["correlation"].get<int64_t>()] = ev["ts"].get<double>();
-  }
-  std::sort(steps.begin(), steps.end());
-  std::vector<int> counts(steps.size(), 0);
-  for (const auto& ev : doc["traceEvents"]) {
-    if (ev.value("ph", "") != "X" || ev.value("cat", "") != "kernel") continue;
-    const double t = launch_ts.at(ev["args"]["correlation"].get<int64_t>());
-    for (size_t k = 0; k < steps.size(); ++k)
-      if (t >= steps[k].first && t <= steps[k].first + steps[k].second) ++counts[k];
-  }
+  const test::RawStepKernels raw = test::rawStepKernels(doc);
+  std::vector<int> counts(raw.steps.size(), 0);
+  for (const auto& [name, step] : raw.kernels)
+    if (step >= 0) ++counts[size_t(step)];
   return counts;
 }
 

@@ -5,6 +5,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -47,6 +48,36 @@ inline PreciseJson fixtureJson(const std::string& name) { return PreciseJson::pa
 inline int64_t usToNs(const PreciseJson& v) {
   if (v.is_number_integer()) return v.get<int64_t>() * 1000;
   return static_cast<int64_t>(std::llround(v.get<long double>() * 1000.0L));
+}
+
+// The raw file's ProfilerStep#k windows (ts, dur in us, sorted) and, for each
+// kernel, its name and the step its launch call (matched by correlation)
+// starts in, -1 for none.
+struct RawStepKernels {
+  std::vector<std::pair<double, double>> steps;
+  std::vector<std::pair<std::string, int>> kernels;
+};
+
+inline RawStepKernels rawStepKernels(const nlohmann::json& doc) {
+  RawStepKernels r;
+  std::map<int64_t, double> launch_ts;
+  for (const auto& ev : doc["traceEvents"]) {
+    if (ev.value("ph", "") != "X") continue;
+    const std::string name = ev.value("name", ""), cat = ev.value("cat", "");
+    if (name.rfind("ProfilerStep#", 0) == 0) r.steps.emplace_back(ev["ts"].get<double>(), ev["dur"].get<double>());
+    if ((cat == "cuda_runtime" || cat == "cuda_driver") && ev.contains("args") && ev["args"].contains("correlation"))
+      launch_ts[ev["args"]["correlation"].get<int64_t>()] = ev["ts"].get<double>();
+  }
+  std::sort(r.steps.begin(), r.steps.end());
+  for (const auto& ev : doc["traceEvents"]) {
+    if (ev.value("ph", "") != "X" || ev.value("cat", "") != "kernel") continue;
+    const double t = launch_ts.at(ev["args"]["correlation"].get<int64_t>());
+    int step = -1;
+    for (size_t k = 0; k < r.steps.size(); ++k)
+      if (t >= r.steps[k].first && t <= r.steps[k].first + r.steps[k].second) step = static_cast<int>(k);
+    r.kernels.emplace_back(ev["name"].get<std::string>(), step);
+  }
+  return r;
 }
 
 // The token fuselab keys a track by: numbers as written, strings quoted.

@@ -31,29 +31,16 @@ RawFigures raw(const std::string& fixture) {
   const nlohmann::json doc = readGzipJson(test::fixture(fixture));
   const int64_t base = doc["baseTimeNanoseconds"].get<int64_t>();
   RawFigures r;
-  std::vector<std::pair<double, double>> steps;
-  std::map<int64_t, double> launch_ts;
-  for (const auto& ev : doc["traceEvents"]) {
-    if (ev.value("ph", "") != "X") continue;
-    const std::string name = ev.value("name", ""), cat = ev.value("cat", "");
-    if (name.rfind("ProfilerStep#", 0) == 0) steps.emplace_back(ev["ts"].get<double>(), ev["dur"].get<double>());
-    if ((cat == "cuda_runtime" || cat == "cuda_driver") && ev.contains("args") && ev["args"].contains("correlation"))
-      launch_ts[ev["args"]["correlation"].get<int64_t>()] = ev["ts"].get<double>();
-  }
-  std::sort(steps.begin(), steps.end());
-  r.steps = steps.size();
-  r.first_step_start_ns = base + std::llround(steps.front().first * 1000.0);
+  const test::RawStepKernels steps = test::rawStepKernels(doc);
+  r.steps = steps.steps.size();
+  r.first_step_start_ns = base + std::llround(steps.steps.front().first * 1000.0);
   int kernels = 0;
-  for (const auto& ev : doc["traceEvents"]) {
-    if (ev.value("ph", "") != "X" || ev.value("cat", "") != "kernel") continue;
-    const double t = launch_ts.at(ev["args"]["correlation"].get<int64_t>());
-    for (const auto& [ts, dur] : steps)
-      if (t >= ts && t <= ts + dur) {
-        ++kernels;
-        ++r.kernel_counts[ev["name"].get<std::string>()];
-      }
-  }
-  r.kernels_per_step = double(kernels) / double(steps.size());
+  for (const auto& [name, step] : steps.kernels)
+    if (step >= 0) {
+      ++kernels;
+      ++r.kernel_counts[name];
+    }
+  r.kernels_per_step = double(kernels) / double(r.steps);
   return r;
 }
 
