@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "app/AnalysisReport.h"
+#include "tests/support/AddEvent.h"
 
 namespace fuselab {
 namespace {
@@ -10,14 +11,7 @@ Trace smallTrace() {
   Trace t;
   uint32_t cpu = t.trackFor("1", "1"), gpu = t.trackFor("0", "7");
   auto add = [&](uint32_t track, const char* name, Category cat, int64_t start, int64_t dur, int64_t corr) {
-    Trace::NewEvent e;
-    e.start_ns = start;
-    e.dur_ns = dur;
-    e.name_id = t.strings.intern(name);
-    e.cat_id = t.strings.intern(categoryName(cat));
-    e.category = cat;
-    e.correlation = corr;
-    t.append(track, e);
+    test::addEvent(t, track, name, start, dur, cat, corr);
   };
   const int64_t base = 1'000'000'000;
   add(cpu, "ProfilerStep#1", Category::UserAnnotation, base, 100'000, -1);

@@ -13,6 +13,7 @@
 #include "app/gui/OffscreenRenderer.h"
 #include "app/gui/UiContext.h"
 #include "app/gui/Workspace.h"
+#include "tests/support/AddEvent.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -67,13 +68,7 @@ TEST(Workspace, TracesFromMemoryAreShownAndAnalysed) {
   Workspace ws;
   auto t = std::make_shared<Trace>();
   uint32_t cpu = t->trackFor("1", "1");
-  Trace::NewEvent e;
-  e.start_ns = 100;
-  e.dur_ns = 50;
-  e.name_id = t->strings.intern("aten::mm");
-  e.cat_id = t->strings.intern("cpu_op");
-  e.category = Category::CpuOp;
-  t->append(cpu, e);
+  test::addEvent(*t, cpu, "aten::mm", 100, 50, Category::CpuOp);
   t->finalize();
   ws.showTrace(t, "live capture");
   ws.waitIdle();

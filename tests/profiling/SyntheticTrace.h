@@ -5,6 +5,7 @@
 #include <string>
 
 #include "profiling/Trace.h"
+#include "tests/support/AddEvent.h"
 
 namespace fuselab::test {
 
@@ -46,14 +47,7 @@ class SyntheticTrace {
 
  private:
   void add(uint32_t track, const std::string& name, int64_t start, int64_t dur, Category cat, int64_t corr) {
-    Trace::NewEvent e;
-    e.start_ns = start;
-    e.dur_ns = dur;
-    e.name_id = trace_.strings.intern(name);
-    e.cat_id = trace_.strings.intern(categoryName(cat));
-    e.category = cat;
-    e.correlation = corr;
-    trace_.append(track, e);
+    addEvent(trace_, track, name, start, dur, cat, corr);
   }
 
   Trace trace_;

@@ -5,20 +5,9 @@
 #include <string>
 
 #include "profiling/Trace.h"
+#include "tests/support/AddEvent.h"
 
 namespace fuselab::test {
-
-inline void addEvent(Trace& t, uint32_t track, const std::string& name, int64_t start, int64_t dur, Category cat,
-                     int64_t correlation = -1) {
-  Trace::NewEvent e;
-  e.start_ns = start;
-  e.dur_ns = dur;
-  e.name_id = t.strings.intern(name);
-  e.cat_id = t.strings.intern(categoryName(cat));
-  e.category = cat;
-  e.correlation = correlation;
-  t.append(track, e);
-}
 
 // `n` kernels of `dur` ns every `period` ns on GPU 0 stream 7, each launched
 // by a cudaLaunchKernel on CPU thread 1 just before it, all inside one
