@@ -6,8 +6,11 @@
 //  - gpu: the GeGLU MLP at 64 tokens (dim 768, hidden 3072, bf16) on CUDA,
 //    the target (<= 1.25x). Besides the full capture, the overhead is
 //    split: the dispatch collector alone (CPU ops, no CUPTI), CUPTI alone
-//    (no CPU ops), and CUPTI with one activity kind at a time, so one run
-//    says where the time goes. Needs a CUDA GPU; said and skipped otherwise.
+//    (no CPU ops), and raw CUPTI one piece of the collector's configuration
+//    at a time (an activity kind, with or without single calls switched off,
+//    or single calls switched on without their kind), with the records each
+//    produced, so one run says where the time goes. Needs a CUDA GPU; said
+//    and skipped otherwise.
 //  - cpu: the same MLP shrunk (1 token, dim 64, hidden 256, fp32) on the CPU,
 //    where the ops themselves are cheap and the collectors' per-op cost shows;
 //    runs everywhere.
@@ -16,7 +19,9 @@
 // its own process's eager baseline.
 //
 // Every variant runs the same loop: kForwards forwards, each inside a
-// ProfilerStep#k scope around the workload's region, then one synchronize.
+// ProfilerStep#k scope around the workload's region, then one synchronize;
+// each iteration also times that loop without profiling, just before, and the
+// ratio is taken against these paired eager times.
 // Profilers are measured with and without input dims (recording them makes
 // LibTorch box every op's arguments). Each profiler gets one untimed forward
 // after it starts, as torch.profiler's schedule has a warm-up step: the first
@@ -33,6 +38,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +51,9 @@
 #include "app/WorkloadCapture.h"
 #include "kernels/Workload.h"
 #include "profiling/Capture.h"
+#ifdef FUSELAB_HAVE_CUPTI
+#include "profiling/CuptiApiNames.h"
+#endif
 #include "profiling/CuptiCollector.h"
 #include "profiling/DispatchCollector.h"
 
@@ -130,10 +139,22 @@ void untimedForward(Workload& w) {
   w.synchronize();
 }
 
-void BM_Eager(benchmark::State& state) {
-  Workload& w = workloadOf(state);
-  for (auto _ : state) state.SetIterationTime(timedSteps(w));
-}
+// Every iteration times the eager loop right before the profiled one, so each
+// ratio compares two measurements taken moments apart: the eager time drifts
+// between runs (56 to 84 us per forward on the H100) by more than the effects
+// measured here. The eager mean goes into the counter "eager_us".
+class PairedEager {
+ public:
+  explicit PairedEager(benchmark::State& state) : state_(state) {}
+  ~PairedEager() {
+    if (state_.iterations() > 0) state_.counters["eager_us"] = seconds_ / double(state_.iterations()) / kForwards * 1e6;
+  }
+  void time(Workload& w) { seconds_ += timedSteps(w); }
+
+ private:
+  benchmark::State& state_;
+  double seconds_ = 0;
+};
 
 // state.range(1): record input dims (the capture's default) or not.
 // state.range(2): use CUPTI (the full capture) or not (the dispatch collector alone).
@@ -144,7 +165,9 @@ void BM_FuselabCapture(benchmark::State& state) {
   o.steps = kForwards;
   o.record_shapes = state.range(1) != 0;
   o.gpu = state.range(2) != 0;
+  PairedEager eager(state);
   for (auto _ : state) {
+    eager.time(w);
     fuselab::CaptureResult r = fuselab::runCapture(fuselab::captureTarget(w), o);
     if (o.gpu && !r.gpu_captured) {
       state.SkipWithError(("CUPTI unavailable: " + (r.messages.empty() ? std::string() : r.messages[0])).c_str());
@@ -157,7 +180,9 @@ void BM_FuselabCapture(benchmark::State& state) {
 // CUPTI alone, as the capture configures it, without the dispatch collector.
 void BM_CuptiCollectorOnly(benchmark::State& state) {
   Workload& w = workloadOf(state);
+  PairedEager eager(state);
   for (auto _ : state) {
+    eager.time(w);
     fuselab::CuptiCollector cupti;
     std::string why;
     if (!cupti.start(fuselab::CuptiOptions{}, &why)) {
@@ -171,8 +196,11 @@ void BM_CuptiCollectorOnly(benchmark::State& state) {
 }
 
 #ifdef FUSELAB_HAVE_CUPTI
-// One CUPTI activity kind on its own (raw CUPTI, records thrown away): which
-// kind costs what. state.range(1): the CUpti_ActivityKind.
+// CUPTI configurations on their own (raw CUPTI, records counted and thrown
+// away): which part of the collector's configuration costs what, and whether
+// switching single calls on without their kind records them.
+std::atomic<uint64_t> g_probe_records{0};
+
 void CUPTIAPI probeBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
   constexpr size_t kBytes = 8u << 20;
   *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBytes));
@@ -180,25 +208,99 @@ void CUPTIAPI probeBufferRequested(uint8_t** buffer, size_t* size, size_t* max_r
   *max_records = 0;
 }
 
-void CUPTIAPI probeBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t) { std::free(buffer); }
+void CUPTIAPI probeBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  CUpti_Activity* record = nullptr;
+  uint64_t n = 0;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) ++n;
+  g_probe_records += n;
+  std::free(buffer);
+}
 
-void BM_CuptiKindOnly(benchmark::State& state) {
+enum class Probe : int64_t {
+  ConcurrentKernel,
+  Runtime,            // every runtime call, cudaGetDevice included
+  RuntimeFiltered,    // the kind, then the noisy calls switched off (the collector's way)
+  RuntimeSelected,    // no kind: the quiet runtime calls switched on one by one
+  Driver,             // every driver call
+  DriverFiltered,     // the kind, then all but the launches switched off (the collector's way)
+  DriverLaunchesSelected,  // no kind: the driver launches switched on one by one
+  Synchronization,
+  Memcpy,
+};
+
+struct ProbeSetup {
+  std::vector<CUpti_ActivityKind> kinds;
+  fuselab::cupti::ApiDomain domain = fuselab::cupti::ApiDomain::Runtime;
+  std::vector<uint32_t> calls;  // switched to `calls_on` after the kinds
+  uint8_t calls_on = 0;
+};
+
+std::vector<uint32_t> quietRuntimeIds() {
+  using fuselab::cupti::ApiDomain;
+  const auto& table = fuselab::cupti::ApiTable::instance();
+  std::vector<uint32_t> ids;
+  for (uint32_t cbid = 1; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++cbid)
+    if (!table.name(ApiDomain::Runtime, cbid).empty() && !table.isNoisy(ApiDomain::Runtime, cbid)) ids.push_back(cbid);
+  return ids;
+}
+
+ProbeSetup probeSetup(Probe p) {
+  using fuselab::cupti::ApiDomain;
+  const auto& table = fuselab::cupti::ApiTable::instance();
+  switch (p) {
+    case Probe::ConcurrentKernel: return {{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}};
+    case Probe::Runtime: return {{CUPTI_ACTIVITY_KIND_RUNTIME}};
+    case Probe::RuntimeFiltered:
+      return {{CUPTI_ACTIVITY_KIND_RUNTIME}, ApiDomain::Runtime, table.noisyIds(ApiDomain::Runtime), 0};
+    case Probe::RuntimeSelected: return {{}, ApiDomain::Runtime, quietRuntimeIds(), 1};
+    case Probe::Driver: return {{CUPTI_ACTIVITY_KIND_DRIVER}};
+    case Probe::DriverFiltered:
+      return {{CUPTI_ACTIVITY_KIND_DRIVER}, ApiDomain::Driver, table.driverIdsExceptLaunches(), 0};
+    case Probe::DriverLaunchesSelected: return {{}, ApiDomain::Driver, table.driverLaunchIds(), 1};
+    case Probe::Synchronization: return {{CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}};
+    case Probe::Memcpy: return {{CUPTI_ACTIVITY_KIND_MEMCPY}};
+  }
+  return {};
+}
+
+bool switchCalls(const ProbeSetup& setup, uint8_t on) {
+  bool ok = true;
+  for (uint32_t cbid : setup.calls)
+    ok &= (setup.domain == fuselab::cupti::ApiDomain::Runtime ? cuptiActivityEnableRuntimeApi(cbid, on)
+                                                              : cuptiActivityEnableDriverApi(cbid, on)) == CUPTI_SUCCESS;
+  return ok;
+}
+
+// state.range(1): the Probe. Counter "records": CUPTI records per timed forward.
+void BM_CuptiProbe(benchmark::State& state) {
   Workload& w = workloadOf(state);
-  const auto kind = static_cast<CUpti_ActivityKind>(state.range(1));
+  const ProbeSetup setup = probeSetup(static_cast<Probe>(state.range(1)));
   if (cuptiActivityRegisterCallbacks(probeBufferRequested, probeBufferCompleted) != CUPTI_SUCCESS) {
     state.SkipWithError("cuptiActivityRegisterCallbacks failed");
     return;
   }
+  uint64_t records = 0;
+  PairedEager eager(state);
   for (auto _ : state) {
-    if (cuptiActivityEnable(kind) != CUPTI_SUCCESS) {
-      state.SkipWithError("cuptiActivityEnable failed");
+    eager.time(w);
+    bool ok = true;
+    for (CUpti_ActivityKind kind : setup.kinds) ok &= cuptiActivityEnable(kind) == CUPTI_SUCCESS;
+    ok &= switchCalls(setup, setup.calls_on);
+    if (!ok) {
+      state.SkipWithError("CUPTI refused this configuration");
       break;
     }
     untimedForward(w);
-    state.SetIterationTime(timedSteps(w));
-    cuptiActivityDisable(kind);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    const uint64_t before = g_probe_records.load();
+    state.SetIterationTime(timedSteps(w));
+    for (CUpti_ActivityKind kind : setup.kinds) cuptiActivityDisable(kind);
+    // Calls switched on one by one stay on without a kind: switch them off again.
+    if (setup.calls_on) switchCalls(setup, 0);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    records += g_probe_records.load() - before;
   }
+  state.counters["records"] = benchmark::Counter(double(records) / (double(state.iterations()) * kForwards));
 }
 #endif
 
@@ -211,7 +313,9 @@ void BM_Kineto(benchmark::State& state) {
   const ProfilerConfig config(ProfilerState::KINETO, /*report_input_shapes=*/state.range(1) != 0);
   std::set<ActivityType> activities{ActivityType::CPU};
   if (state.range(0) != 0) activities.insert(ActivityType::CUDA);
+  PairedEager eager(state);
   for (auto _ : state) {
+    eager.time(w);
     prof::prepareProfiler(config, activities);
     prof::enableProfiler(config, activities);
     untimedForward(w);  // like runCapture's recorded warm-up: CUPTI's one-time setup
@@ -228,20 +332,29 @@ auto runFailed(const R& r) -> decltype(bool(r.error_occurred)) { return r.error_
 template <class R>
 auto runFailed(const R& r) -> decltype(bool(r.skipped)) { return bool(r.skipped); }
 
-// Keeps the seconds per forward of every benchmark, by its name (without the args).
+// Seconds per forward while profiling and of the paired eager loop.
+struct PerForward {
+  double profiled = 0;
+  double eager = 0;
+};
+
+// Keeps every benchmark's figures, by its name (without the args).
 class Recorder : public benchmark::ConsoleReporter {
  public:
-  std::map<std::string, double> seconds_per_forward;
+  // Colours only on a terminal: the output is also parsed and kept in files.
+  Recorder() : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_Defaults : OO_Tabular) {}
+  std::map<std::string, PerForward> results;
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
-    for (const auto& r : runs)
-      if (r.run_type == Run::RT_Iteration && !runFailed(r) && r.iterations > 0)
-        seconds_per_forward[r.run_name.function_name] = r.real_accumulated_time / double(r.iterations) / kForwards;
+    for (const auto& r : runs) {
+      auto eager = r.counters.find("eager_us");
+      if (r.run_type == Run::RT_Iteration && !runFailed(r) && r.iterations > 0 && eager != r.counters.end())
+        results[r.run_name.function_name] = {r.real_accumulated_time / double(r.iterations) / kForwards,
+                                             eager->second.value * 1e-6};
+    }
   }
 };
 
-// Benchmark names, as the reporter spells them.
-std::string eagerName(bool gpu) { return std::string(gpu ? "gpu" : "cpu") + "/eager"; }
 std::string variantName(bool gpu, const std::string& variant) { return std::string(gpu ? "gpu/" : "cpu/") + variant; }
 
 void add(const std::string& name, void (*fn)(benchmark::State&), std::vector<int64_t> args) {
@@ -253,12 +366,16 @@ void add(const std::string& name, void (*fn)(benchmark::State&), std::vector<int
 }
 
 #ifdef FUSELAB_HAVE_CUPTI
-const std::vector<std::pair<const char*, CUpti_ActivityKind>> kProbedKinds = {
-    {"concurrent_kernel", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL},
-    {"runtime", CUPTI_ACTIVITY_KIND_RUNTIME},
-    {"driver", CUPTI_ACTIVITY_KIND_DRIVER},
-    {"synchronization", CUPTI_ACTIVITY_KIND_SYNCHRONIZATION},
-    {"memcpy", CUPTI_ACTIVITY_KIND_MEMCPY},
+const std::vector<std::pair<const char*, Probe>> kProbes = {
+    {"concurrent_kernel", Probe::ConcurrentKernel},
+    {"runtime", Probe::Runtime},
+    {"runtime_filtered", Probe::RuntimeFiltered},
+    {"runtime_selected", Probe::RuntimeSelected},
+    {"driver", Probe::Driver},
+    {"driver_filtered", Probe::DriverFiltered},
+    {"driver_launches_selected", Probe::DriverLaunchesSelected},
+    {"synchronization", Probe::Synchronization},
+    {"memcpy", Probe::Memcpy},
 };
 #endif
 
@@ -266,7 +383,6 @@ void registerBenchmarks(bool kineto_child, bool gpu) {
   for (bool on_gpu : {false, true}) {
     if (on_gpu && !gpu) continue;
     const int64_t g = on_gpu ? 1 : 0;
-    add(eagerName(on_gpu), BM_Eager, {g});
     if (kineto_child) {
       add(variantName(on_gpu, "kineto_dims"), BM_Kineto, {g, 1});
       add(variantName(on_gpu, "kineto_no_dims"), BM_Kineto, {g, 0});
@@ -278,8 +394,8 @@ void registerBenchmarks(bool kineto_child, bool gpu) {
     add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0});
     add(variantName(true, "cupti_collector_only"), BM_CuptiCollectorOnly, {g});
 #ifdef FUSELAB_HAVE_CUPTI
-    for (const auto& [label, kind] : kProbedKinds)
-      add(variantName(true, std::string("cupti_kind_only/") + label), BM_CuptiKindOnly, {g, int64_t(kind)});
+    for (const auto& [label, probe] : kProbes)
+      add(variantName(true, std::string("cupti_probe/") + label), BM_CuptiProbe, {g, int64_t(probe)});
 #endif
   }
 }
@@ -292,7 +408,7 @@ std::string selfPath() {
 
 // Runs the Kineto half in a fresh process and adds its results, named
 // "kineto:<benchmark>", to `into`. false when the child failed.
-bool runKinetoChild(std::map<std::string, double>& into) {
+bool runKinetoChild(std::map<std::string, PerForward>& into) {
   std::string cmd = "'" + selfPath() + "' " + kChildFlag + " --benchmark_color=false 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return false;
@@ -301,46 +417,45 @@ bool runKinetoChild(std::map<std::string, double>& into) {
     std::fputs("  [kineto child] ", stdout);
     std::fputs(line, stdout);
     char name[512];
-    double seconds = 0;
+    PerForward r;
     // Found anywhere in the line: the console reporter may leave a colour code before it.
     if (const char* at = std::strstr(line, kChildResult))
-      if (std::sscanf(at + std::strlen(kChildResult), "%511s %lf", name, &seconds) == 2)
-        into[std::string("kineto:") + name] = seconds;
+      if (std::sscanf(at + std::strlen(kChildResult), "%511s %lf %lf", name, &r.profiled, &r.eager) == 3)
+        into[std::string("kineto:") + name] = r;
   }
   return pclose(pipe) == 0;
 }
 
-void printSection(std::map<std::string, double>& t, bool gpu) {
-  const std::string eager = eagerName(gpu);
-  const std::string kineto_eager = "kineto:" + eager;
+void printSection(const std::map<std::string, PerForward>& t, bool gpu) {
   if (gpu)
     std::printf("\ncapture overhead, mlp at 64 tokens (dim 768, hidden 3072, bf16, cuda), per forward:\n");
   else
     std::printf("\ncapture overhead, mlp at 1 token (dim 64, hidden 256, fp32, cpu), per forward:\n");
-  auto line = [&](const char* what, const std::string& name, const std::string& base, const char* note) {
-    if (!t.count(name) || !t.count(base)) {
+  auto line = [&](const char* what, const std::string& name, const char* note) {
+    auto found = t.find(name);
+    if (found == t.end()) {
       std::printf("  %-38s not measured (see the output above)\n", what);
       return;
     }
-    double during = t[name], without = t[base];
-    std::printf("  %-38s %8.2f us vs %8.2f us eager: %.2fx, +%.2f us%s\n", what, during * 1e6, without * 1e6,
-                during / without, (during - without) * 1e6, note);
+    const PerForward& r = found->second;
+    std::printf("  %-38s %8.2f us vs %8.2f us eager: %.2fx, +%.2f us%s\n", what, r.profiled * 1e6, r.eager * 1e6,
+                r.profiled / r.eager, (r.profiled - r.eager) * 1e6, note);
   };
-  line("fuselab capture (input dims)", variantName(gpu, "fuselab_dims"), eager,
+  line("fuselab capture (input dims)", variantName(gpu, "fuselab_dims"),
        gpu ? "  (the default; target <= 1.25x)" : "  (the default)");
-  line("fuselab capture (no input dims)", variantName(gpu, "fuselab_no_dims"), eager, "  (--no-shapes)");
-  line("Kineto from C++ (input dims)", "kineto:" + variantName(gpu, "kineto_dims"), kineto_eager, "  (child process)");
-  line("Kineto from C++ (no input dims)", "kineto:" + variantName(gpu, "kineto_no_dims"), kineto_eager,
-       "  (child process)");
+  line("fuselab capture (no input dims)", variantName(gpu, "fuselab_no_dims"), "  (--no-shapes)");
+  line("Kineto from C++ (input dims)", "kineto:" + variantName(gpu, "kineto_dims"), "  (child process)");
+  line("Kineto from C++ (no input dims)", "kineto:" + variantName(gpu, "kineto_no_dims"), "  (child process)");
   if (!gpu) return;
   std::printf("  where fuselab's overhead goes:\n");
-  line("  dispatch collector alone (dims)", variantName(true, "dispatch_collector_only"), eager, "");
-  line("  CUPTI collector alone", variantName(true, "cupti_collector_only"), eager, "");
+  line("  dispatch collector alone (dims)", variantName(true, "dispatch_collector_only"), "");
+  line("  CUPTI collector alone", variantName(true, "cupti_collector_only"), "");
 #ifdef FUSELAB_HAVE_CUPTI
-  for (const auto& [label, kind] : kProbedKinds) {
-    std::string what = std::string("  CUPTI kind ") + label + " alone";
-    line(what.c_str(), variantName(true, std::string("cupti_kind_only/") + label), eager, "");
+  for (const auto& [label, probe] : kProbes) {
+    std::string what = std::string("  CUPTI ") + label + " alone";
+    line(what.c_str(), variantName(true, std::string("cupti_probe/") + label), "");
   }
+  std::printf("  (CUPTI records per forward of each probe: the \"records\" column above)\n");
 #endif
 }
 
@@ -364,10 +479,10 @@ int main(int argc, char** argv) {
   Recorder recorder;
   benchmark::RunSpecifiedBenchmarks(&recorder);
   benchmark::Shutdown();
-  auto& t = recorder.seconds_per_forward;
+  auto& t = recorder.results;
 
   if (child) {
-    for (const auto& [name, seconds] : t) std::printf("%s %s %.9g\n", kChildResult, name.c_str(), seconds);
+    for (const auto& [name, r] : t) std::printf("%s %s %.9g %.9g\n", kChildResult, name.c_str(), r.profiled, r.eager);
     return 0;
   }
   if (!runKinetoChild(t)) std::printf("Kineto child process failed (its output is above)\n");
