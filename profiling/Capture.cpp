@@ -86,41 +86,48 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
     if (!result.gpu_captured) result.messages.push_back("CUPTI unavailable: " + why + "; CPU-only capture");
   };
 
-  // CUPTI is started before the last warm-up forward, whose records are then
-  // left out (as torch.profiler's schedule does with its warm-up step): the
-  // first launches after enabling CUPTI pay for its one-time setup, which
-  // would otherwise land in the first recorded step. Without warm-up that
-  // cost stays in the first step, along with the rest of the cold start.
-  for (int i = 0; i < options.warmup; ++i) {
-    if (cancelled(progress)) return finishCancelled();
-    if (i == options.warmup - 1) startCupti();
-    report(progress, kWarmupShare * i / options.warmup,
-           "warmup " + std::to_string(i + 1) + "/" + std::to_string(options.warmup));
-    target.forward();
-  }
-  target.synchronize();
-  if (options.warmup == 0) startCupti();
-  const int64_t recording_from_ns = CuptiCollector::nowNs();
-
   // Names built before recording, so the steps allocate nothing of ours.
+  // Warm-up forwards are steps 0..warmup-1 (their scopes' code paths get warm too).
   std::vector<std::string> step_names;
-  for (int i = 0; i < options.steps; ++i) step_names.push_back(profilerStepName(options.warmup + i));
+  for (int i = 0; i < options.warmup + options.steps; ++i) step_names.push_back(profilerStepName(i));
+  auto runStep = [&](int index) {
+    UserScope step(step_names[index]);
+    UserScope region(target.region_label);
+    target.forward();
+  };
 
+  // Both collectors start before the last warm-up forward, whose records are
+  // then left out (as torch.profiler's schedule does with its warm-up step):
+  // the first launches after enabling CUPTI pay for its one-time setup, and
+  // the first run of each op with the RecordFunction callback installed takes
+  // LibTorch's profiling code paths cold (about 60 us more in a 14 us CPU
+  // step); either would otherwise land in the first recorded step. Without
+  // warm-up those costs stay in the first step, along with the rest of the
+  // cold start.
   DispatchOptions dispatch_options;
   dispatch_options.record_shapes = options.record_shapes;
-  std::string why;
-  if (!dispatch.start(dispatch_options, &why)) throw CaptureError(why);
+  auto startCollectors = [&] {
+    startCupti();
+    std::string why;
+    if (!dispatch.start(dispatch_options, &why)) throw CaptureError(why);
+  };
+  for (int i = 0; i < options.warmup; ++i) {
+    if (cancelled(progress)) return finishCancelled();
+    if (i == options.warmup - 1) startCollectors();
+    report(progress, kWarmupShare * i / options.warmup,
+           "warmup " + std::to_string(i + 1) + "/" + std::to_string(options.warmup));
+    runStep(i);
+  }
+  target.synchronize();
+  if (options.warmup == 0) startCollectors();
+  const int64_t recording_from_ns = CuptiCollector::nowNs();
 
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < options.steps; ++i) {
     if (cancelled(progress)) break;
     report(progress, kWarmupShare + kStepsShare * i / options.steps,
            "step " + std::to_string(i + 1) + "/" + std::to_string(options.steps));
-    {
-      UserScope step(step_names[i]);
-      UserScope region(target.region_label);
-      target.forward();
-    }
+    runStep(options.warmup + i);
     ++result.steps_done;
   }
   target.synchronize();
@@ -134,7 +141,7 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
 
   report(progress, 0.95, "merging");
   Trace& trace = result.trace;
-  dispatch.appendTo(trace);
+  dispatch.appendTo(trace, recording_from_ns);
   if (result.gpu_captured) cupti.appendTo(trace, recording_from_ns);
   trace.meta.source = "live capture";
   result.cpu_dropped = dispatch.droppedEvents();

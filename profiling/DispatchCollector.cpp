@@ -401,7 +401,7 @@ void DispatchCollector::stop() {
 
 bool DispatchCollector::recording() const { return session_ && session_->recording; }
 
-void DispatchCollector::appendTo(Trace& trace) const {
+void DispatchCollector::appendTo(Trace& trace, int64_t from_ns) const {
   if (!session_ || session_->recording) return;
   const std::string pid_token = std::to_string(::getpid());
   const uint32_t process_name = trace.strings.intern(processName());
@@ -409,6 +409,9 @@ void DispatchCollector::appendTo(Trace& trace) const {
   const uint32_t user_annotation = trace.strings.intern(categoryName(Category::UserAnnotation));
   const uint32_t cpu_label = trace.strings.intern("CPU");
   for (const auto& t : session_->threads) {
+    size_t first_kept = 0;
+    while (first_kept < t->size && t->records[first_kept].start_ns < from_ns) ++first_kept;
+    if (first_kept == t->size) continue;  // a thread seen only before from_ns gets no track
     const std::string tid_token = std::to_string(t->tid);
     uint32_t ti = trace.trackFor(pid_token, tid_token);
     {
@@ -426,8 +429,9 @@ void DispatchCollector::appendTo(Trace& trace) const {
     }
     std::vector<uint32_t> name_ids(t->names_size);
     for (size_t n = 0; n < t->names_size; ++n) name_ids[n] = trace.strings.intern(t->nameText(static_cast<uint32_t>(n)));
-    for (size_t i = 0; i < t->size; ++i) {
+    for (size_t i = first_kept; i < t->size; ++i) {
       const Record& r = t->records[i];
+      if (r.start_ns < from_ns) continue;
       Trace::NewEvent e;
       e.start_ns = r.start_ns;
       e.dur_ns = (r.end_ns == kOpen ? session_->stop_ns : r.end_ns) - r.start_ns;

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,7 +62,10 @@ class DispatchCollector {
   // CPU tracks (pid = getpid(), tid = gettid(), process/thread names) with
   // cpu_op and user_annotation events; args {"Input Dims": ...} when shapes
   // were recorded. Call after stop(); the trace still needs finalize().
-  void appendTo(Trace& trace) const;
+  // Events that start before from_ns (a warm-up recorded so that the first
+  // recorded step does not pay for first-time costs) are left out, and so is
+  // a thread with nothing after it.
+  void appendTo(Trace& trace, int64_t from_ns = std::numeric_limits<int64_t>::min()) const;
   std::vector<DispatchEvent> events() const;  // after stop(), per thread in start order
 
   uint64_t droppedEvents() const;   // past events_per_thread or max_depth

@@ -243,5 +243,39 @@ TEST(DispatchCollector, AnEventOpenAtStopEndsAtTheStopTime) {
   EXPECT_GE(open[0].end_ns, open[0].start_ns);
 }
 
+// What the capture does with its recorded warm-up: events that start before
+// the cut are left out, and a thread that only ran before it gets no track.
+TEST(DispatchCollector, AppendLeavesOutEventsBeforeTheCut) {
+  DispatchCollector c;
+  ASSERT_TRUE(c.start({}, nullptr));
+  std::thread early([] { scoped("worker_before", [] { at::add(at::ones({2}), at::ones({2})); }); });
+  early.join();
+  scoped("main_before", [] {});
+  const int64_t cut = DispatchCollector::nowNs();
+  scoped("main_after", [] { at::add(at::ones({2}), at::ones({2})); });
+  c.stop();
+  ASSERT_EQ(c.threadCount(), 2u);
+
+  Trace trace;
+  c.appendTo(trace, cut);
+  trace.finalize();
+  std::vector<std::string> names;
+  for (const auto& t : trace.tracks) {
+    EXPECT_EQ(t.tid, tid()) << "the worker ran before the cut only";
+    for (size_t i = 0; i < t.size(); ++i) {
+      names.emplace_back(trace.strings.get(t.name_id[i]));
+      EXPECT_GE(t.start_ns[i], cut) << names.back();
+    }
+  }
+  EXPECT_EQ(trace.tracks.size(), 1u);
+  EXPECT_NE(std::find(names.begin(), names.end(), "main_after"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "aten::add"), names.end());
+  EXPECT_EQ(std::find(names.begin(), names.end(), "main_before"), names.end());
+
+  Trace everything;
+  c.appendTo(everything);  // no cut: all of it, both threads
+  EXPECT_EQ(everything.tracks.size(), 2u);
+}
+
 }  // namespace
 }  // namespace fuselab
