@@ -158,6 +158,7 @@ class PairedEager {
 
 // state.range(1): record input dims (the capture's default) or not.
 // state.range(2): use CUPTI (the full capture) or not (the dispatch collector alone).
+// state.range(3): the CuptiApiSource of the CUDA calls.
 void BM_FuselabCapture(benchmark::State& state) {
   Workload& w = workloadOf(state);
   fuselab::CaptureOptions o;
@@ -165,6 +166,7 @@ void BM_FuselabCapture(benchmark::State& state) {
   o.steps = kForwards;
   o.record_shapes = state.range(1) != 0;
   o.gpu = state.range(2) != 0;
+  o.cupti_api_source = static_cast<fuselab::CuptiApiSource>(state.range(3));
   PairedEager eager(state);
   for (auto _ : state) {
     eager.time(w);
@@ -178,14 +180,17 @@ void BM_FuselabCapture(benchmark::State& state) {
 }
 
 // CUPTI alone, as the capture configures it, without the dispatch collector.
+// state.range(1): the CuptiApiSource of the CUDA calls.
 void BM_CuptiCollectorOnly(benchmark::State& state) {
   Workload& w = workloadOf(state);
+  fuselab::CuptiOptions options;
+  options.api_source = static_cast<fuselab::CuptiApiSource>(state.range(1));
   PairedEager eager(state);
   for (auto _ : state) {
     eager.time(w);
     fuselab::CuptiCollector cupti;
     std::string why;
-    if (!cupti.start(fuselab::CuptiOptions{}, &why)) {
+    if (!cupti.start(options, &why)) {
       state.SkipWithError(("CUPTI unavailable: " + why).c_str());
       break;
     }
@@ -235,15 +240,6 @@ struct ProbeSetup {
   uint8_t calls_on = 0;
 };
 
-std::vector<uint32_t> quietRuntimeIds() {
-  using fuselab::cupti::ApiDomain;
-  const auto& table = fuselab::cupti::ApiTable::instance();
-  std::vector<uint32_t> ids;
-  for (uint32_t cbid = 1; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++cbid)
-    if (!table.name(ApiDomain::Runtime, cbid).empty() && !table.isNoisy(ApiDomain::Runtime, cbid)) ids.push_back(cbid);
-  return ids;
-}
-
 ProbeSetup probeSetup(Probe p) {
   using fuselab::cupti::ApiDomain;
   const auto& table = fuselab::cupti::ApiTable::instance();
@@ -252,7 +248,7 @@ ProbeSetup probeSetup(Probe p) {
     case Probe::Runtime: return {{CUPTI_ACTIVITY_KIND_RUNTIME}};
     case Probe::RuntimeFiltered:
       return {{CUPTI_ACTIVITY_KIND_RUNTIME}, ApiDomain::Runtime, table.noisyIds(ApiDomain::Runtime), 0};
-    case Probe::RuntimeSelected: return {{}, ApiDomain::Runtime, quietRuntimeIds(), 1};
+    case Probe::RuntimeSelected: return {{}, ApiDomain::Runtime, table.quietIds(ApiDomain::Runtime), 1};
     case Probe::Driver: return {{CUPTI_ACTIVITY_KIND_DRIVER}};
     case Probe::DriverFiltered:
       return {{CUPTI_ACTIVITY_KIND_DRIVER}, ApiDomain::Driver, table.driverIdsExceptLaunches(), 0};
@@ -388,11 +384,15 @@ void registerBenchmarks(bool kineto_child, bool gpu) {
       add(variantName(on_gpu, "kineto_no_dims"), BM_Kineto, {g, 0});
       continue;
     }
-    add(variantName(on_gpu, "fuselab_dims"), BM_FuselabCapture, {g, 1, g});
-    add(variantName(on_gpu, "fuselab_no_dims"), BM_FuselabCapture, {g, 0, g});
+    const int64_t activity = int64_t(fuselab::CuptiApiSource::ActivityKinds);
+    const int64_t callbacks = int64_t(fuselab::CuptiApiSource::Callbacks);
+    add(variantName(on_gpu, "fuselab_dims"), BM_FuselabCapture, {g, 1, g, activity});
+    add(variantName(on_gpu, "fuselab_no_dims"), BM_FuselabCapture, {g, 0, g, activity});
     if (!on_gpu) continue;
-    add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0});
-    add(variantName(true, "cupti_collector_only"), BM_CuptiCollectorOnly, {g});
+    add(variantName(true, "fuselab_dims_api_callbacks"), BM_FuselabCapture, {g, 1, g, callbacks});
+    add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0, activity});
+    add(variantName(true, "cupti_collector_only"), BM_CuptiCollectorOnly, {g, activity});
+    add(variantName(true, "cupti_collector_only_api_callbacks"), BM_CuptiCollectorOnly, {g, callbacks});
 #ifdef FUSELAB_HAVE_CUPTI
     for (const auto& [label, probe] : kProbes)
       add(variantName(true, std::string("cupti_probe/") + label), BM_CuptiProbe, {g, int64_t(probe)});
@@ -444,12 +444,16 @@ void printSection(const std::map<std::string, PerForward>& t, bool gpu) {
   line("fuselab capture (input dims)", variantName(gpu, "fuselab_dims"),
        gpu ? "  (the default; target <= 1.25x)" : "  (the default)");
   line("fuselab capture (no input dims)", variantName(gpu, "fuselab_no_dims"), "  (--no-shapes)");
+  if (gpu)
+    line("fuselab capture, CUDA calls by callbacks", variantName(gpu, "fuselab_dims_api_callbacks"),
+         "  (input dims; CuptiApiSource::Callbacks)");
   line("Kineto from C++ (input dims)", "kineto:" + variantName(gpu, "kineto_dims"), "  (child process)");
   line("Kineto from C++ (no input dims)", "kineto:" + variantName(gpu, "kineto_no_dims"), "  (child process)");
   if (!gpu) return;
   std::printf("  where fuselab's overhead goes:\n");
   line("  dispatch collector alone (dims)", variantName(true, "dispatch_collector_only"), "");
   line("  CUPTI collector alone", variantName(true, "cupti_collector_only"), "");
+  line("  CUPTI collector alone, calls by callbacks", variantName(true, "cupti_collector_only_api_callbacks"), "");
 #ifdef FUSELAB_HAVE_CUPTI
   for (const auto& [label, probe] : kProbes) {
     std::string what = std::string("  CUPTI ") + label + " alone";

@@ -81,6 +81,7 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
     report(progress, kWarmupShare * (options.warmup - 1) / std::max(1, options.warmup), "starting CUPTI");
     CuptiOptions cupti_options;
     cupti_options.driver_api = options.cupti_driver_api;
+    cupti_options.api_source = options.cupti_api_source;
     std::string why;
     result.gpu_captured = cupti.start(cupti_options, &why);
     if (!result.gpu_captured) result.messages.push_back("CUPTI unavailable: " + why + "; CPU-only capture");

@@ -161,6 +161,14 @@ std::vector<uint32_t> ApiTable::noisyIds(ApiDomain d) const {
   return ids;
 }
 
+std::vector<uint32_t> ApiTable::quietIds(ApiDomain d) const {
+  std::vector<uint32_t> ids;
+  const auto& e = entries(d);
+  for (uint32_t i = 1; i < e.size(); ++i)
+    if (!e[i].name.empty() && !e[i].noisy) ids.push_back(i);
+  return ids;
+}
+
 std::vector<uint32_t> ApiTable::driverLaunchIds() const {
   std::vector<uint32_t> ids;
   for (uint32_t i = 0; i < driver_.size(); ++i)

@@ -36,6 +36,7 @@ class ApiTable {
   bool isNoisy(ApiDomain domain, uint32_t cbid) const;
   bool isDriverLaunch(uint32_t cbid) const;
   std::vector<uint32_t> noisyIds(ApiDomain domain) const;
+  std::vector<uint32_t> quietIds(ApiDomain domain) const;  // every known call but the noisy ones
   std::vector<uint32_t> driverLaunchIds() const;
   std::vector<uint32_t> driverIdsExceptLaunches() const;  // every known driver call but the launches
 

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "profiling/CuptiApiCallbacks.h"
 #include "profiling/CuptiApiNames.h"
 #include "profiling/CuptiRecords.h"
 
@@ -46,6 +47,8 @@ struct CuptiCollector::State {
   CUpti_ActivityThreadIdType previous_thread_id_type = CUPTI_ACTIVITY_THREAD_ID_TYPE_DEFAULT;
   bool thread_id_type_changed = false;
   std::vector<CUpti_ActivityKind> enabled_kinds;
+  bool api_callbacks_on = false;
+  cupti::ApiCallbackRecorder api_calls;  // CuptiApiSource::Callbacks
   int start_device = 0;
 
   // Buffer pool; guarded by g_pool_mutex (CUPTI calls back from its own thread).
@@ -102,8 +105,11 @@ void CUPTIAPI onBufferCompleted(CUcontext context, uint32_t stream, uint8_t* buf
   if (buffer) s->completed.emplace_back(buffer, valid);
 }
 
-void CUPTIAPI onCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {
-  // The subscription only claims CUPTI for this process; no callback domain is enabled.
+// Only the calls switched on with CuptiApiSource::Callbacks arrive here; with
+// the activity kinds the subscription just claims CUPTI for this process.
+void CUPTIAPI onCallback(void* state, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  auto* s = static_cast<CuptiCollector::State*>(state);
+  if (s && data) s->api_calls.onCallback(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
 }
 
 nlohmann::ordered_json devicePropertiesJson(int id, const cudaDeviceProp& p) {
@@ -130,6 +136,11 @@ nlohmann::ordered_json devicePropertiesJson(int id, const cudaDeviceProp& p) {
 void switchOff(CuptiCollector::State& s) {
   for (CUpti_ActivityKind kind : s.enabled_kinds) cuptiActivityDisable(kind);
   s.enabled_kinds.clear();
+  if (s.api_callbacks_on) {
+    cuptiEnableDomain(0, s.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+    cuptiEnableDomain(0, s.subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    s.api_callbacks_on = false;
+  }
 }
 
 void releaseCupti(CuptiCollector::State& s) {
@@ -232,7 +243,9 @@ bool CuptiCollector::start(const CuptiOptions& options, std::string* error) {
     s.start_device = 0;
   }
 
-  CUptiResult r = cuptiSubscribe(&s.subscriber, onCallback, nullptr);
+  const bool api_callbacks = options.api_source == CuptiApiSource::Callbacks;
+  if (api_callbacks) s.api_calls.reset(options.max_api_calls);
+  CUptiResult r = cuptiSubscribe(&s.subscriber, onCallback, &s);
   if (r != CUPTI_SUCCESS) {
     s.subscriber = nullptr;
     if (isBusy(r)) return abandon(busyMessage(cuptiError("cuptiSubscribe", r)));
@@ -252,11 +265,12 @@ bool CuptiCollector::start(const CuptiOptions& options, std::string* error) {
   // DRIVER is on even without driver_api: the launches among the driver calls
   // are needed (enabling single driver calls without the kind recorded nothing
   // on the H100 with CUDA 13.0), the rest is switched off call by call below.
-  const std::vector<CUpti_ActivityKind> kinds = {
-      CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,    CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMSET,
-      CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,      CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-      CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+  // With CuptiApiSource::Callbacks the calls come from callbacks instead.
+  std::vector<CUpti_ActivityKind> kinds = {
+      CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMSET,
+      CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
   };
+  if (!api_callbacks) kinds.insert(kinds.end(), {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER});
   for (CUpti_ActivityKind kind : kinds) {
     r = cuptiActivityEnable(kind);
     if (r != CUPTI_SUCCESS) {
@@ -267,9 +281,24 @@ bool CuptiCollector::start(const CuptiOptions& options, std::string* error) {
     s.enabled_kinds.push_back(kind);
   }
 
+  const cupti::ApiTable& table = cupti::ApiTable::instance();
+  if (api_callbacks) {
+    // Only the calls kept get a callback: no noise to filter.
+    using cupti::ApiDomain;
+    const std::vector<uint32_t> driver_on =
+        options.driver_api ? table.quietIds(ApiDomain::Driver) : table.driverLaunchIds();
+    std::string why;
+    s.api_callbacks_on = true;
+    if (!cupti::switchApiCallbacks(s.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, table.quietIds(ApiDomain::Runtime), true,
+                                   &why) ||
+        !cupti::switchApiCallbacks(s.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_on, true, &why))
+      return abandon("CUPTI could not start (" + why + "): capturing CPU only");
+    s.active = true;
+    return true;
+  }
+
   // Noise off at the source, call by call (after the kinds: enabling a kind
   // resets these switches). Whatever still arrives is dropped in conversion.
-  const cupti::ApiTable& table = cupti::ApiTable::instance();
   bool source_filter = true;
   for (uint32_t cbid : table.noisyIds(cupti::ApiDomain::Runtime))
     source_filter &= cuptiActivityEnableRuntimeApi(cbid, 0) == CUPTI_SUCCESS;
@@ -307,12 +336,23 @@ void CuptiCollector::stop() {
     s.converter.addBuffer(buffer, valid);
     std::free(buffer);
   }
+  // The callbacks are off (switchOff): nothing writes these any more.
+  for (const CUpti_ActivityAPI& call : s.api_calls.records())
+    s.converter.add(reinterpret_cast<const CUpti_Activity*>(&call));
+  const uint64_t api_dropped = s.api_calls.dropped();
+  s.api_calls.reset(0);
   s.converter.finish(s.start_device);
 
   if (s.dropped > 0 || refused > 0)
     s.warnings.push_back("CUPTI dropped " + std::to_string(s.dropped) + " records: the buffer pool (" +
                          std::to_string(s.options.max_buffers) + " x " + std::to_string(s.options.buffer_bytes) +
                          " bytes) was full " + std::to_string(refused) + " times; capture fewer steps or raise the pool");
+  if (api_dropped > 0) {
+    s.warnings.push_back(std::to_string(api_dropped) + " CUDA calls were not recorded: more than " +
+                         std::to_string(s.options.max_api_calls) + " in one capture; capture fewer steps");
+    std::lock_guard lock(g_pool_mutex);
+    s.dropped += api_dropped;
+  }
   if (s.converter.incomplete() > 0)
     s.warnings.push_back(std::to_string(s.converter.incomplete()) +
                          " GPU records had no timestamps (GPU work still running when the capture stopped) and were skipped");

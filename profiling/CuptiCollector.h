@@ -20,6 +20,17 @@
 
 namespace fuselab {
 
+// Where the records of CUDA runtime/driver calls come from.
+enum class CuptiApiSource {
+  // The RUNTIME and DRIVER activity kinds, noise switched off call by call
+  // (what LibTorch's Kineto does). Verified on the H100.
+  ActivityKinds,
+  // CUPTI's callback API, switched on only for the calls fuselab keeps (see
+  // CuptiApiCallbacks.h). Meant to cost less per CUDA call; the GPU tests and
+  // bench/app_capture_overhead measure both.
+  Callbacks,
+};
+
 struct CuptiOptions {
   // Record every CUDA driver call (minus noise). Off: only the driver launch
   // calls (cuLaunchKernel, cuLaunchKernelEx, cuGraphLaunch, ...) are kept,
@@ -27,6 +38,8 @@ struct CuptiOptions {
   bool driver_api = false;
   size_t buffer_bytes = 8u << 20;  // one activity buffer handed to CUPTI
   size_t max_buffers = 64;         // pool bound; beyond it CUPTI drops records
+  CuptiApiSource api_source = CuptiApiSource::ActivityKinds;
+  size_t max_api_calls = size_t(1) << 18;  // Callbacks: calls kept; more are dropped and counted
 };
 
 // One per process may be active (CUPTI accepts a single subscriber). Use from

@@ -6,7 +6,9 @@
 #include <ATen/Context.h>
 
 #include <algorithm>
+#include <iostream>
 #include <map>
+#include <set>
 
 #include "app/WorkloadCapture.h"
 #include "kernels/Workload.h"
@@ -32,10 +34,11 @@ WorkloadParams defaults(const std::string& name) {
   throw std::runtime_error("no workload " + name);
 }
 
-CaptureResult capture(const WorkloadParams& p) {
+CaptureResult capture(const WorkloadParams& p, CuptiApiSource api_source = CuptiApiSource::ActivityKinds) {
   CaptureOptions o;
   o.warmup = 3;
   o.steps = 3;
+  o.cupti_api_source = api_source;
   CaptureResult r = captureWorkload(p, o);
   EXPECT_TRUE(r.gpu_captured) << "CUPTI did not record: "
                               << (r.messages.empty() ? std::string("no message") : r.messages.front());
@@ -150,6 +153,33 @@ TEST(CaptureGpu, EagerMlpGivesFiveKernelsPerStepEachLinkedToItsLaunch) {
     EXPECT_EQ(gelus, 1u) << "step " << step;
     EXPECT_EQ(muls, 1u) << "step " << step;
   }
+}
+
+// CUDA calls recorded through CUPTI callbacks instead of the activity kinds:
+// the same kernels per step, each linked to the same kind of launch call.
+TEST(CaptureGpu, CudaCallsByCallbacksGiveTheSameKernelsAndLaunches) {
+  SKIP_WITHOUT_GPU();
+  WorkloadParams p = defaults("mlp");
+  p.batch = 1;
+  p.seq = 64;
+  auto summary = [](const Trace& trace) {
+    StepTrack st = stepTrack(trace);
+    EXPECT_EQ(st.steps.size(), 3u);
+    std::multiset<std::string> launched;  // "step|launch call -> kernel"
+    for (const auto& k : kernels(trace)) {
+      EXPECT_GE(k.start, k.launch_start) << k.name;
+      EXPECT_EQ(k.launch.track, st.track) << k.name;
+      launched.insert(std::to_string(stepOf(st, k.launch_start)) + "|" + k.launch_name + " -> " + k.name);
+    }
+    return launched;
+  };
+  CaptureResult activity = capture(p, CuptiApiSource::ActivityKinds);
+  CaptureResult callbacks = capture(p, CuptiApiSource::Callbacks);
+  auto a = summary(activity.trace), c = summary(callbacks.trace);
+  EXPECT_FALSE(c.empty());
+  EXPECT_EQ(a, c);
+  for (const auto& line : c) std::cout << "[ info ] " << line.substr(0, 120) << "\n";
+  EXPECT_EQ(callbacks.trace.meta.dropped_records, 0u);
 }
 
 TEST(CaptureGpu, TransposeViewsLaunchNothing) {

@@ -121,6 +121,22 @@ void expectLaunchedFromThisThread(const Trace& t, EventRef op, std::string_view 
   if (!expected_launch.empty()) EXPECT_EQ(t.name(*link->launch), expected_launch);
 }
 
+// The tests of what gets recorded run once per source of the CUDA call
+// records (activity kinds, callbacks): both must give the same trace.
+class CuptiCollectorCalls : public testing::TestWithParam<CuptiApiSource> {
+ protected:
+  Captured capture(const std::function<void()>& work, CuptiOptions options = {}) {
+    options.api_source = GetParam();
+    return fuselab::capture(work, options);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(ApiSources, CuptiCollectorCalls,
+                         testing::Values(CuptiApiSource::ActivityKinds, CuptiApiSource::Callbacks),
+                         [](const testing::TestParamInfo<CuptiApiSource>& info) {
+                           return info.param == CuptiApiSource::Callbacks ? "Callbacks" : "ActivityKinds";
+                         });
+
 TEST(CuptiCollectorGpu, SubscriptionCanBeMadeAndReleasedTwice) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(CuptiCollector::compiledIn());
@@ -138,7 +154,7 @@ TEST(CuptiCollectorGpu, SubscriptionCanBeMadeAndReleasedTwice) {
   reused.stop();
 }
 
-TEST(CuptiCollectorGpu, LibTorchKernelLinksToItsLaunchOnThisThread) {
+TEST_P(CuptiCollectorCalls, LibTorchKernelLinksToItsLaunchOnThisThread) {
   SKIP_WITHOUT_GPU();
   auto opts = at::TensorOptions().device(at::kCUDA).dtype(at::kFloat);
   at::Tensor warm = at::ones({1 << 16}, opts) + 1;  // context, modules, allocator: outside the capture
@@ -205,7 +221,7 @@ TEST(CuptiCollectorGpu, LibTorchKernelLinksToItsLaunchOnThisThread) {
   EXPECT_TRUE(found);
 }
 
-TEST(CuptiCollectorGpu, MemsetAndMemcpyRecordsForRuntimeCalls) {
+TEST_P(CuptiCollectorCalls, MemsetAndMemcpyRecordsForRuntimeCalls) {
   SKIP_WITHOUT_GPU();
   const size_t n = 1 << 20;
   void* dev = nullptr;
@@ -242,7 +258,7 @@ TEST(CuptiCollectorGpu, MemsetAndMemcpyRecordsForRuntimeCalls) {
   EXPECT_LE(t.tracks[dtoh[0].track].end_ns(dtoh[0].index), t.tracks[htod[0].track].start_ns[htod[0].index]);
 }
 
-TEST(CuptiCollectorGpu, NoisyRuntimeCallsAreNotRecorded) {
+TEST_P(CuptiCollectorCalls, NoisyRuntimeCallsAreNotRecorded) {
   SKIP_WITHOUT_GPU();
   void* dev = nullptr;
   ASSERT_EQ(cudaMalloc(&dev, 64), cudaSuccess);
@@ -267,6 +283,8 @@ TEST(CuptiCollectorGpu, NoisyRuntimeCallsAreNotRecorded) {
   EXPECT_EQ(eventsNamed(t, "cudaMemsetAsync").size(), 1u) << "the capture itself worked";
   std::cout << "[ info ] calls switched off but recorded by CUPTI (dropped in conversion): "
             << c.filtered_after_recording << " of 300 noisy calls\n";
+  if (GetParam() == CuptiApiSource::Callbacks)
+    EXPECT_EQ(c.filtered_after_recording, 0u) << "callbacks are only switched on for the calls kept";
   // No warning that the source filter failed.
   for (const std::string& w : t.meta.warnings) EXPECT_EQ(w.find("noisy"), std::string::npos) << w;
 }
@@ -287,7 +305,7 @@ TEST(CuptiCollectorGpu, ASecondCollectorIsRefusedWhileOneIsActive) {
   second.stop();
 }
 
-TEST(CuptiCollectorGpu, ExternalIdsTagTheCallAndItsGpuWork) {
+TEST_P(CuptiCollectorCalls, ExternalIdsTagTheCallAndItsGpuWork) {
   SKIP_WITHOUT_GPU();
   void* dev = nullptr;
   ASSERT_EQ(cudaMalloc(&dev, 256), cudaSuccess);
@@ -310,7 +328,7 @@ TEST(CuptiCollectorGpu, ExternalIdsTagTheCallAndItsGpuWork) {
   EXPECT_EQ(t.tracks[link->launch->track].external_id[link->launch->index], 777);
 }
 
-TEST(CuptiCollectorGpu, SynchronizationLandsOnTheDeviceTimeline) {
+TEST_P(CuptiCollectorCalls, SynchronizationLandsOnTheDeviceTimeline) {
   SKIP_WITHOUT_GPU();
   void* dev = nullptr;
   ASSERT_EQ(cudaMalloc(&dev, 1 << 20), cudaSuccess);
@@ -358,7 +376,7 @@ TEST(CuptiCollectorGpu, AFullBufferPoolDropsRecordsAndSaysSo) {
 
 // cuBLAS launches its GEMMs through the driver (cuLaunchKernelEx on Hopper):
 // they must still link to a launch while the rest of the driver API is off.
-TEST(CuptiCollectorGpu, CublasGemmKernelsLinkToTheirLaunch) {
+TEST_P(CuptiCollectorCalls, CublasGemmKernelsLinkToTheirLaunch) {
   SKIP_WITHOUT_GPU();
   auto opts = at::TensorOptions().device(at::kCUDA).dtype(at::kBFloat16);
   at::Tensor x = at::randn({64, 768}, opts), w = at::randn({3072, 768}, opts);
@@ -379,7 +397,7 @@ TEST(CuptiCollectorGpu, CublasGemmKernelsLinkToTheirLaunch) {
   std::cout << "[ info ] driver/runtime calls switched off but recorded by CUPTI: " << c.filtered_after_recording << "\n";
 }
 
-TEST(CuptiCollectorGpu, DriverApiOptionAddsDriverCallsButNotTheirNoise) {
+TEST_P(CuptiCollectorCalls, DriverApiOptionAddsDriverCallsButNotTheirNoise) {
   SKIP_WITHOUT_GPU();
   auto opts = at::TensorOptions().device(at::kCUDA).dtype(at::kBFloat16);
   at::Tensor x = at::randn({64, 768}, opts), w = at::randn({3072, 768}, opts);
@@ -400,8 +418,14 @@ TEST(CuptiCollectorGpu, DriverApiOptionAddsDriverCallsButNotTheirNoise) {
     EXPECT_EQ(driver_calls.count(noisy), 0u) << noisy << " was recorded";
 }
 
-// Last: LibTorch's Kineto profiler may keep CUPTI after it ran.
-TEST(CuptiCollectorGpu, LibTorchProfilerRunsAfterUs) {
+// Last, also when this program is run directly (ctest runs each test in a
+// process of its own): LibTorch's Kineto profiler may keep CUPTI after it ran.
+// A parameterized suite of its own, because those run after the plain tests,
+// in the order they are defined.
+class CuptiCollectorLast : public testing::TestWithParam<int> {};
+INSTANTIATE_TEST_SUITE_P(AfterTheOthers, CuptiCollectorLast, testing::Values(0));
+
+TEST_P(CuptiCollectorLast, LibTorchProfilerRunsAfterUs) {
   SKIP_WITHOUT_GPU();
   {
     Captured ours = capture([] { at::ones({256}, at::TensorOptions().device(at::kCUDA)); });
