@@ -12,15 +12,15 @@ uint32_t threadId() {
   return tid;
 }
 
-uint64_t timestamp() {
+}  // namespace
+
+uint64_t ApiCallbackRecorder::cuptiClock() {
   uint64_t t = 0;
   cuptiGetTimestamp(&t);
   return t;
 }
 
-}  // namespace
-
-void ApiCallbackRecorder::reset(size_t capacity) {
+void ApiCallbackRecorder::reset(size_t capacity, Clock clock) {
   std::lock_guard lock(mutex_);
   records_.clear();
   records_.shrink_to_fit();
@@ -28,19 +28,20 @@ void ApiCallbackRecorder::reset(size_t capacity) {
   capacity_ = capacity;
   dropped_ = 0;
   pid_ = static_cast<uint32_t>(::getpid());
+  clock_ = clock;
 }
 
 void ApiCallbackRecorder::onCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                      const CUpti_CallbackData& data) {
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   if (data.callbackSite == CUPTI_API_ENTER) {
-    if (data.correlationData) *data.correlationData = timestamp();
+    if (data.correlationData) *data.correlationData = clock_();
     return;
   }
   CUpti_ActivityAPI r{};
   r.kind = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
   r.cbid = cbid;
-  r.end = timestamp();
+  r.end = clock_();
   // A call entered before its callback was switched on has no start stamp.
   const uint64_t start = data.correlationData ? *data.correlationData : 0;
   r.start = start != 0 && start <= r.end ? start : r.end;

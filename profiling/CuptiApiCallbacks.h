@@ -18,9 +18,14 @@ namespace fuselab::cupti {
 
 class ApiCallbackRecorder {
  public:
+  using Clock = uint64_t (*)();
+  // cuptiGetTimestamp, the clock of the activity records (0 if it fails).
+  static uint64_t cuptiClock();
+
   // Forgets earlier calls and keeps room for `capacity` (allocated here, not
-  // while recording); calls beyond it are counted as dropped.
-  void reset(size_t capacity);
+  // while recording); calls beyond it are counted as dropped. `clock` stamps
+  // the calls (tests pass their own).
+  void reset(size_t capacity, Clock clock = &cuptiClock);
   // One callback of the runtime or driver domain: the entry stamps the start
   // time into CUPTI's per-call slot, the exit stores the finished call.
   void onCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data);
@@ -35,6 +40,7 @@ class ApiCallbackRecorder {
   size_t capacity_ = 0;
   uint64_t dropped_ = 0;
   uint32_t pid_ = 0;
+  Clock clock_ = &cuptiClock;
 };
 
 // Switches the callbacks of these calls on (or off); false + the first call

@@ -24,6 +24,7 @@ build_fuselab() {
 }
 
 # Runs ctest in DIR, under Xvfb where there is no display (the GUI tests).
+# A test that hangs fails after 10 minutes instead of holding up the run.
 run_ctest() {
   local dir="$1"
   shift
@@ -31,5 +32,5 @@ run_ctest() {
   if [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null; then
     runner=(xvfb-run -a -s "-screen 0 1920x1080x24")
   fi
-  (cd "$dir" && "${runner[@]}" ctest --output-on-failure -j "$(nproc)" "$@")
+  (cd "$dir" && "${runner[@]}" ctest --output-on-failure --timeout 600 -j "$(nproc)" "$@")
 }
