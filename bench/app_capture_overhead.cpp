@@ -66,7 +66,17 @@ constexpr int kIterations = 20;  // benchmark iterations per variant
 constexpr const char* kChildFlag = "--kineto-child";
 constexpr const char* kChildResult = "fuselab-kineto-child:";
 
-std::unique_ptr<Workload> makeWarm(fuselab::WorkloadParams p) {
+// The GeGLU MLP over `tokens` tokens, built and run 10 times before timing.
+std::unique_ptr<Workload> warmMlp(int64_t tokens, int64_t dim, int64_t hidden, fuselab::DType dtype,
+                                  fuselab::Device device) {
+  fuselab::WorkloadParams p;
+  p.workload = "mlp";
+  p.batch = 1;
+  p.seq = tokens;
+  p.dim = dim;
+  p.hidden = hidden;
+  p.dtype = dtype;
+  p.device = device;
   auto made = fuselab::makeWorkload(p);
   for (int i = 0; i < 10; ++i) made->forward();
   made->synchronize();
@@ -74,32 +84,12 @@ std::unique_ptr<Workload> makeWarm(fuselab::WorkloadParams p) {
 }
 
 Workload& gpuMlp() {
-  static std::unique_ptr<Workload> w = [] {
-    fuselab::WorkloadParams p;
-    p.workload = "mlp";
-    p.batch = 1;
-    p.seq = 64;
-    p.dim = 768;
-    p.hidden = 3072;
-    p.dtype = fuselab::DType::BF16;
-    p.device = fuselab::Device::Cuda;
-    return makeWarm(p);
-  }();
+  static std::unique_ptr<Workload> w = warmMlp(64, 768, 3072, fuselab::DType::BF16, fuselab::Device::Cuda);
   return *w;
 }
 
 Workload& cpuMlp() {
-  static std::unique_ptr<Workload> w = [] {
-    fuselab::WorkloadParams p;
-    p.workload = "mlp";
-    p.batch = 1;
-    p.seq = 1;
-    p.dim = 64;
-    p.hidden = 256;
-    p.dtype = fuselab::DType::FP32;
-    p.device = fuselab::Device::Cpu;
-    return makeWarm(p);
-  }();
+  static std::unique_ptr<Workload> w = warmMlp(1, 64, 256, fuselab::DType::FP32, fuselab::Device::Cpu);
   return *w;
 }
 
