@@ -14,6 +14,8 @@
 //  - cpu: the same MLP shrunk (1 token, dim 64, hidden 256, fp32) on the CPU,
 //    where the ops themselves are cheap and the collectors' per-op cost shows;
 //    runs everywhere.
+// Both workloads also time a RecordFunction callback that records nothing:
+// LibTorch's share of the CPU-side cost, which no collector can go below.
 // CUPTI takes one subscriber per process, so Kineto is measured in a child
 // process (this program run again with --kineto-child), each ratio against
 // its own process's eager baseline.
@@ -166,6 +168,26 @@ void BM_FuselabCapture(benchmark::State& state) {
       break;
     }
     state.SetIterationTime(double(r.steps_wall_ns) * 1e-9);
+  }
+}
+
+// LibTorch's own share: a global RecordFunction callback that records
+// nothing, installed as the dispatch collector installs its own.
+// state.range(1): ask for the inputs (what recording input dims needs) or not.
+std::unique_ptr<at::ObserverContext> ignoreStart(const at::RecordFunction&) { return nullptr; }
+void ignoreEnd(const at::RecordFunction&, at::ObserverContext*) {}
+
+void BM_NoopCallback(benchmark::State& state) {
+  Workload& w = workloadOf(state);
+  PairedEager eager(state);
+  for (auto _ : state) {
+    eager.time(w);
+    at::CallbackHandle handle = at::addGlobalCallback(at::RecordFunctionCallback(&ignoreStart, &ignoreEnd)
+                                                          .needsInputs(state.range(1) != 0)
+                                                          .scopes({at::RecordScope::FUNCTION, at::RecordScope::USER_SCOPE}));
+    untimedForward(w);
+    state.SetIterationTime(timedSteps(w));
+    at::removeCallback(handle);
   }
 }
 
@@ -378,6 +400,8 @@ void registerBenchmarks(bool kineto_child, bool gpu) {
     const int64_t callbacks = int64_t(fuselab::CuptiApiSource::Callbacks);
     add(variantName(on_gpu, "fuselab_dims"), BM_FuselabCapture, {g, 1, g, activity});
     add(variantName(on_gpu, "fuselab_no_dims"), BM_FuselabCapture, {g, 0, g, activity});
+    add(variantName(on_gpu, "noop_callback_dims"), BM_NoopCallback, {g, 1});
+    add(variantName(on_gpu, "noop_callback_no_dims"), BM_NoopCallback, {g, 0});
     if (!on_gpu) continue;
     add(variantName(true, "fuselab_dims_api_callbacks"), BM_FuselabCapture, {g, 1, g, callbacks});
     add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0, activity});
@@ -437,6 +461,9 @@ void printSection(const std::map<std::string, PerForward>& t, bool gpu) {
   if (gpu)
     line("fuselab capture, CUDA calls by callbacks", variantName(gpu, "fuselab_dims_api_callbacks"),
          "  (input dims; CuptiApiSource::Callbacks)");
+  line("LibTorch's share (inputs)", variantName(gpu, "noop_callback_dims"),
+       "  (a callback that records nothing, asking for inputs)");
+  line("LibTorch's share (no inputs)", variantName(gpu, "noop_callback_no_dims"), "  (a callback that records nothing)");
   line("Kineto from C++ (input dims)", "kineto:" + variantName(gpu, "kineto_dims"), "  (child process)");
   line("Kineto from C++ (no input dims)", "kineto:" + variantName(gpu, "kineto_no_dims"), "  (child process)");
   if (!gpu) return;
