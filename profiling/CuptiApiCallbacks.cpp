@@ -12,6 +12,8 @@ uint32_t threadId() {
   return tid;
 }
 
+thread_local std::vector<uint64_t> t_external_ids;
+
 }  // namespace
 
 uint64_t ApiCallbackRecorder::cuptiClock() {
@@ -20,11 +22,19 @@ uint64_t ApiCallbackRecorder::cuptiClock() {
   return t;
 }
 
+void pushThreadExternalId(uint64_t id) { t_external_ids.push_back(id); }
+
+void popThreadExternalId() {
+  if (!t_external_ids.empty()) t_external_ids.pop_back();
+}
+
 void ApiCallbackRecorder::reset(size_t capacity, Clock clock) {
   std::lock_guard lock(mutex_);
   records_.clear();
   records_.shrink_to_fit();
   records_.reserve(capacity);
+  external_ids_.clear();
+  external_ids_.shrink_to_fit();
   capacity_ = capacity;
   dropped_ = 0;
   pid_ = static_cast<uint32_t>(::getpid());
@@ -54,6 +64,15 @@ void ApiCallbackRecorder::onCallback(CUpti_CallbackDomain domain, CUpti_Callback
     return;
   }
   records_.push_back(r);
+  // Rare (only while someone pushed an id): may allocate.
+  if (!t_external_ids.empty()) {
+    CUpti_ActivityExternalCorrelation x{};
+    x.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+    x.externalKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
+    x.externalId = t_external_ids.back();
+    x.correlationId = r.correlationId;
+    external_ids_.push_back(x);
+  }
 }
 
 bool switchApiCallbacks(CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,

@@ -32,16 +32,26 @@ class ApiCallbackRecorder {
 
   // Read after the callbacks are switched off.
   const std::vector<CUpti_ActivityAPI>& records() const { return records_; }
+  // For the calls made while an external id was pushed on their thread (see
+  // pushThreadExternalId): what CUPTI's EXTERNAL_CORRELATION records give with
+  // the activity kinds, which may not come without them.
+  const std::vector<CUpti_ActivityExternalCorrelation>& externalIds() const { return external_ids_; }
   uint64_t dropped() const { return dropped_; }
 
  private:
   std::mutex mutex_;  // calls may come from any thread
   std::vector<CUpti_ActivityAPI> records_;
+  std::vector<CUpti_ActivityExternalCorrelation> external_ids_;
   size_t capacity_ = 0;
   uint64_t dropped_ = 0;
   uint32_t pid_ = 0;
   Clock clock_ = &cuptiClock;
 };
+
+// The external ids pushed on this thread, innermost last, kept beside CUPTI's
+// own stack so the recorder can tag calls with the innermost one.
+void pushThreadExternalId(uint64_t id);
+void popThreadExternalId();
 
 // Switches the callbacks of these calls on (or off); false + the first call
 // CUPTI refused.

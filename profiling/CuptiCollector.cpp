@@ -176,11 +176,15 @@ int64_t CuptiCollector::nowNs() {
   return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-void CuptiCollector::pushExternalId(uint64_t id) { cuptiActivityPushExternalCorrelationId(kExternalKind, id); }
+void CuptiCollector::pushExternalId(uint64_t id) {
+  cuptiActivityPushExternalCorrelationId(kExternalKind, id);
+  cupti::pushThreadExternalId(id);
+}
 
 void CuptiCollector::popExternalId() {
   uint64_t last = 0;
   cuptiActivityPopExternalCorrelationId(kExternalKind, &last);
+  cupti::popThreadExternalId();
 }
 
 bool CuptiCollector::start(const CuptiOptions& options, std::string* error) {
@@ -339,6 +343,8 @@ void CuptiCollector::stop() {
   // The callbacks are off (switchOff): nothing writes these any more.
   for (const CUpti_ActivityAPI& call : s.api_calls.records())
     s.converter.add(reinterpret_cast<const CUpti_Activity*>(&call));
+  for (const CUpti_ActivityExternalCorrelation& x : s.api_calls.externalIds())
+    s.converter.add(reinterpret_cast<const CUpti_Activity*>(&x));
   const uint64_t api_dropped = s.api_calls.dropped();
   s.api_calls.reset(0);
   s.converter.finish(s.start_device);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -155,6 +156,39 @@ TEST(CuptiApiCallbacks, RecordsConvertLikeActivityRecords) {
   EXPECT_EQ(converter.names()[e.name], "cudaLaunchKernel");
   EXPECT_EQ(e.correlation, 55);
   EXPECT_EQ(e.thread_id, thisTid());
+}
+
+TEST(CuptiApiCallbacks, CallsMadeUnderAPushedExternalIdCarryIt) {
+  ApiCallbackRecorder recorder;
+  recorder.reset(8);
+  auto call = [&](uint32_t correlation) {
+    FakeCall c(correlation);
+    c.enter(recorder, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020);
+    c.exit(recorder, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020);
+  };
+  pushThreadExternalId(700);
+  pushThreadExternalId(777);
+  call(1);  // the innermost id
+  popThreadExternalId();
+  call(2);
+  popThreadExternalId();
+  call(3);  // untagged
+  popThreadExternalId();  // one pop too many is harmless
+  ASSERT_EQ(recorder.externalIds().size(), 2u);
+  EXPECT_EQ(recorder.externalIds()[0].correlationId, 1u);
+  EXPECT_EQ(recorder.externalIds()[0].externalId, 777u);
+  EXPECT_EQ(recorder.externalIds()[1].correlationId, 2u);
+  EXPECT_EQ(recorder.externalIds()[1].externalId, 700u);
+
+  RecordConverter converter;
+  for (const auto& r : recorder.records()) converter.add(reinterpret_cast<const CUpti_Activity*>(&r));
+  for (const auto& x : recorder.externalIds()) converter.add(reinterpret_cast<const CUpti_Activity*>(&x));
+  converter.finish(0);
+  std::map<int64_t, int64_t> external;  // correlation -> external id
+  for (const CuptiEvent& e : converter.events()) external[e.correlation] = e.external_id;
+  EXPECT_EQ(external[1], 777);
+  EXPECT_EQ(external[2], 700);
+  EXPECT_EQ(external[3], -1);
 }
 
 TEST(CuptiApiCallbacks, TheQuietCallsAreTheKnownOnesWithoutTheNoise) {
