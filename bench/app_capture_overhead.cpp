@@ -4,9 +4,10 @@
 //
 // Two workloads:
 //  - gpu: the GeGLU MLP at 64 tokens (dim 768, hidden 3072, bf16) on CUDA,
-//    the target (<= 1.25x). Besides the full capture, the overhead is
-//    split: the dispatch collector alone (CPU ops, no CUPTI), CUPTI alone
-//    (no CPU ops), and raw CUPTI one piece of the collector's configuration
+//    the target (<= 1.25x), with CUDA calls recorded both ways
+//    (CuptiApiSource: activity kinds, callbacks). Besides the full capture,
+//    the overhead is split: the dispatch collector alone (CPU ops, no CUPTI),
+//    CUPTI alone (no CPU ops), and raw CUPTI one piece of the collector's configuration
 //    at a time (an activity kind, with or without single calls switched off,
 //    or single calls switched on without their kind), with the records each
 //    produced, so one run says where the time goes. Needs a CUDA GPU; said
@@ -17,8 +18,7 @@
 // Both workloads also time a RecordFunction callback that records nothing:
 // LibTorch's share of the CPU-side cost, which no collector can go below.
 // CUPTI takes one subscriber per process, so Kineto is measured in a child
-// process (this program run again with --kineto-child), each ratio against
-// its own process's eager baseline.
+// process (this program run again with --kineto-child).
 //
 // Every variant runs the same loop: kForwards forwards, each inside a
 // ProfilerStep#k scope around the workload's region, then one synchronize;
