@@ -1,6 +1,7 @@
 // Live captures on a CUDA GPU (ctest label "gpu"; they skip without one):
 // kernel counts per step, launch -> kernel flows on one clock, views that
-// launch nothing, and CUDA-graph replays.
+// launch nothing, CUDA-graph replays, and CUDA calls recorded through CUPTI
+// callbacks giving the same steps as the activity kinds.
 #include <gtest/gtest.h>
 
 #include <ATen/Context.h>

@@ -1,6 +1,7 @@
 // The CUPTI collector on a real GPU: subscription lifecycle, kernels from
 // LibTorch linked to their launch on this thread, memset/memcpy records, the
-// noise filter, the bounded buffer pool, and handing CUPTI back to LibTorch's
+// noise filter (each with CUDA calls from the activity kinds and from
+// callbacks), the bounded buffer pool, and handing CUPTI back to LibTorch's
 // own profiler. Skips (visibly) without a GPU.
 #include "profiling/CuptiCollector.h"
 
