@@ -22,8 +22,8 @@
 //
 // Every variant runs the same loop: kForwards forwards, each inside a
 // ProfilerStep#k scope around the workload's region, then one synchronize;
-// each iteration also times that loop without profiling, just before, and the
-// ratio is taken against these paired eager times.
+// each iteration also times that loop without profiling (see Pairs), and the
+// ratios are medians over these pairs.
 // Profilers are measured with and without input dims (recording them makes
 // LibTorch box every op's arguments). Each profiler gets one untimed forward
 // after it starts, as torch.profiler's schedule has a warm-up step: the first
@@ -40,6 +40,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -64,7 +65,7 @@ namespace {
 using fuselab::Workload;
 
 constexpr int kForwards = 50;    // per benchmark iteration
-constexpr int kIterations = 20;  // benchmark iterations per variant
+constexpr int kIterations = 40;  // benchmark iterations per variant (pairs)
 constexpr const char* kChildFlag = "--kineto-child";
 constexpr const char* kChildResult = "fuselab-kineto-child:";
 
@@ -131,21 +132,43 @@ void untimedForward(Workload& w) {
   w.synchronize();
 }
 
-// Every iteration times the eager loop right before the profiled one, so each
-// ratio compares two measurements taken moments apart: the eager time drifts
-// between runs (56 to 84 us per forward on the H100) by more than the effects
-// measured here. The eager mean goes into the counter "eager_us".
-class PairedEager {
+// Every iteration also times the eager loop, before the profiled one on even
+// iterations and after it on odd ones, so each ratio compares two
+// measurements taken moments apart, in both orders: the eager time of this
+// CPU-bound forward moves (56 to 123 us on the H100) by more than the effects
+// measured here. Reported as medians over the iterations, so that a hiccup in
+// one iteration does not move the figure: counters "eager_us" and
+// "profiled_us" (per forward) and "ratio" (the median of the per-iteration
+// ratios).
+class Pairs {
  public:
-  explicit PairedEager(benchmark::State& state) : state_(state) {}
-  ~PairedEager() {
-    if (state_.iterations() > 0) state_.counters["eager_us"] = seconds_ / double(state_.iterations()) / kForwards * 1e6;
+  Pairs(benchmark::State& state, Workload& w) : state_(state), w_(w) {}
+  ~Pairs() {
+    if (profiled_.empty() || profiled_.size() != eager_.size()) return;
+    std::vector<double> ratios;
+    for (size_t i = 0; i < profiled_.size(); ++i) ratios.push_back(profiled_[i] / eager_[i]);
+    state_.counters["eager_us"] = median(eager_) / kForwards * 1e6;
+    state_.counters["profiled_us"] = median(profiled_) / kForwards * 1e6;
+    state_.counters["ratio"] = median(ratios);
   }
-  void time(Workload& w) { seconds_ += timedSteps(w); }
+  // Call at the start of each iteration, then profiled() with its time.
+  void begin() {
+    if (profiled_.size() % 2 == 0) eager_.push_back(timedSteps(w_));
+  }
+  void profiled(double seconds) {
+    state_.SetIterationTime(seconds);
+    profiled_.push_back(seconds);
+    if (eager_.size() < profiled_.size()) eager_.push_back(timedSteps(w_));
+  }
 
  private:
+  static double median(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  }
   benchmark::State& state_;
-  double seconds_ = 0;
+  Workload& w_;
+  std::vector<double> eager_, profiled_;
 };
 
 // state.range(1): record input dims (the capture's default) or not.
@@ -159,15 +182,15 @@ void BM_FuselabCapture(benchmark::State& state) {
   o.record_shapes = state.range(1) != 0;
   o.gpu = state.range(2) != 0;
   o.cupti_api_source = static_cast<fuselab::CuptiApiSource>(state.range(3));
-  PairedEager eager(state);
+  Pairs pairs(state, w);
   for (auto _ : state) {
-    eager.time(w);
+    pairs.begin();
     fuselab::CaptureResult r = fuselab::runCapture(fuselab::captureTarget(w), o);
     if (o.gpu && !r.gpu_captured) {
       state.SkipWithError(("CUPTI unavailable: " + (r.messages.empty() ? std::string() : r.messages[0])).c_str());
       break;
     }
-    state.SetIterationTime(double(r.steps_wall_ns) * 1e-9);
+    pairs.profiled(double(r.steps_wall_ns) * 1e-9);
   }
 }
 
@@ -179,15 +202,16 @@ void ignoreEnd(const at::RecordFunction&, at::ObserverContext*) {}
 
 void BM_NoopCallback(benchmark::State& state) {
   Workload& w = workloadOf(state);
-  PairedEager eager(state);
+  Pairs pairs(state, w);
   for (auto _ : state) {
-    eager.time(w);
+    pairs.begin();
     at::CallbackHandle handle = at::addGlobalCallback(at::RecordFunctionCallback(&ignoreStart, &ignoreEnd)
                                                           .needsInputs(state.range(1) != 0)
                                                           .scopes({at::RecordScope::FUNCTION, at::RecordScope::USER_SCOPE}));
     untimedForward(w);
-    state.SetIterationTime(timedSteps(w));
+    const double seconds = timedSteps(w);
     at::removeCallback(handle);
+    pairs.profiled(seconds);
   }
 }
 
@@ -197,9 +221,9 @@ void BM_CuptiCollectorOnly(benchmark::State& state) {
   Workload& w = workloadOf(state);
   fuselab::CuptiOptions options;
   options.api_source = static_cast<fuselab::CuptiApiSource>(state.range(1));
-  PairedEager eager(state);
+  Pairs pairs(state, w);
   for (auto _ : state) {
-    eager.time(w);
+    pairs.begin();
     fuselab::CuptiCollector cupti;
     std::string why;
     if (!cupti.start(options, &why)) {
@@ -207,8 +231,9 @@ void BM_CuptiCollectorOnly(benchmark::State& state) {
       break;
     }
     untimedForward(w);
-    state.SetIterationTime(timedSteps(w));
+    const double seconds = timedSteps(w);
     cupti.stop();
+    pairs.profiled(seconds);
   }
 }
 
@@ -288,9 +313,9 @@ void BM_CuptiProbe(benchmark::State& state) {
     return;
   }
   uint64_t records = 0;
-  PairedEager eager(state);
+  Pairs pairs(state, w);
   for (auto _ : state) {
-    eager.time(w);
+    pairs.begin();
     bool ok = true;
     for (CUpti_ActivityKind kind : setup.kinds) ok &= cuptiActivityEnable(kind) == CUPTI_SUCCESS;
     ok &= switchCalls(setup, setup.calls_on);
@@ -301,12 +326,13 @@ void BM_CuptiProbe(benchmark::State& state) {
     untimedForward(w);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     const uint64_t before = g_probe_records.load();
-    state.SetIterationTime(timedSteps(w));
+    const double seconds = timedSteps(w);
     for (CUpti_ActivityKind kind : setup.kinds) cuptiActivityDisable(kind);
     // Calls switched on one by one stay on without a kind: switch them off again.
     if (setup.calls_on) switchCalls(setup, 0);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     records += g_probe_records.load() - before;
+    pairs.profiled(seconds);
   }
   state.counters["records"] = benchmark::Counter(double(records) / (double(state.iterations()) * kForwards));
 }
@@ -321,16 +347,17 @@ void BM_Kineto(benchmark::State& state) {
   const ProfilerConfig config(ProfilerState::KINETO, /*report_input_shapes=*/state.range(1) != 0);
   std::set<ActivityType> activities{ActivityType::CPU};
   if (state.range(0) != 0) activities.insert(ActivityType::CUDA);
-  PairedEager eager(state);
+  Pairs pairs(state, w);
   for (auto _ : state) {
-    eager.time(w);
+    pairs.begin();
     prof::prepareProfiler(config, activities);
     prof::enableProfiler(config, activities);
     untimedForward(w);  // like runCapture's recorded warm-up: CUPTI's one-time setup
     double seconds = timedSteps(w);
     auto result = prof::disableProfiler();
-    state.SetIterationTime(seconds);
     benchmark::DoNotOptimize(result);
+    result.reset();  // its events are freed outside the timed eager loop of the next iteration
+    pairs.profiled(seconds);
   }
 }
 
@@ -342,8 +369,9 @@ auto runFailed(const R& r) -> decltype(bool(r.skipped)) { return bool(r.skipped)
 
 // Seconds per forward while profiling and of the paired eager loop.
 struct PerForward {
-  double profiled = 0;
-  double eager = 0;
+  double profiled = 0;  // median seconds per forward while profiling
+  double eager = 0;     // median of the paired eager loops
+  double ratio = 0;     // median of the per-iteration ratios
 };
 
 // Keeps every benchmark's figures, by its name (without the args).
@@ -355,10 +383,12 @@ class Recorder : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const auto& r : runs) {
-      auto eager = r.counters.find("eager_us");
-      if (r.run_type == Run::RT_Iteration && !runFailed(r) && r.iterations > 0 && eager != r.counters.end())
-        results[r.run_name.function_name] = {r.real_accumulated_time / double(r.iterations) / kForwards,
-                                             eager->second.value * 1e-6};
+      auto eager = r.counters.find("eager_us"), profiled = r.counters.find("profiled_us"),
+           ratio = r.counters.find("ratio");
+      if (r.run_type == Run::RT_Iteration && !runFailed(r) && r.iterations > 0 && eager != r.counters.end() &&
+          profiled != r.counters.end() && ratio != r.counters.end())
+        results[r.run_name.function_name] = {profiled->second.value * 1e-6, eager->second.value * 1e-6,
+                                             ratio->second.value};
     }
   }
 };
@@ -434,7 +464,7 @@ bool runKinetoChild(std::map<std::string, PerForward>& into) {
     PerForward r;
     // Found anywhere in the line: the console reporter may leave a colour code before it.
     if (const char* at = std::strstr(line, kChildResult))
-      if (std::sscanf(at + std::strlen(kChildResult), "%511s %lf %lf", name, &r.profiled, &r.eager) == 3)
+      if (std::sscanf(at + std::strlen(kChildResult), "%511s %lf %lf %lf", name, &r.profiled, &r.eager, &r.ratio) == 4)
         into[std::string("kineto:") + name] = r;
   }
   return pclose(pipe) == 0;
@@ -453,7 +483,7 @@ void printSection(const std::map<std::string, PerForward>& t, bool gpu) {
     }
     const PerForward& r = found->second;
     std::printf("  %-38s %8.2f us vs %8.2f us eager: %.2fx, +%.2f us%s\n", what, r.profiled * 1e6, r.eager * 1e6,
-                r.profiled / r.eager, (r.profiled - r.eager) * 1e6, note);
+                r.ratio, (r.profiled - r.eager) * 1e6, note);
   };
   line("fuselab capture (input dims)", variantName(gpu, "fuselab_dims"),
        gpu ? "  (the default; target <= 1.25x)" : "  (the default)");
@@ -503,7 +533,8 @@ int main(int argc, char** argv) {
   auto& t = recorder.results;
 
   if (child) {
-    for (const auto& [name, r] : t) std::printf("%s %s %.9g %.9g\n", kChildResult, name.c_str(), r.profiled, r.eager);
+    for (const auto& [name, r] : t)
+      std::printf("%s %s %.9g %.9g %.9g\n", kChildResult, name.c_str(), r.profiled, r.eager, r.ratio);
     return 0;
   }
   if (!runKinetoChild(t)) std::printf("Kineto child process failed (its output is above)\n");
