@@ -5,7 +5,7 @@
 // Two workloads:
 //  - gpu: the GeGLU MLP at 64 tokens (dim 768, hidden 3072, bf16) on CUDA,
 //    the target (<= 1.25x), with CUDA calls recorded both ways
-//    (CuptiApiSource: activity kinds, callbacks). Besides the full capture,
+//    (CuptiApiSource: callbacks, the default, and activity kinds). Besides the full capture,
 //    the overhead is split: the dispatch collector alone (CPU ops, no CUPTI),
 //    CUPTI alone (no CPU ops), and raw CUPTI one piece of the collector's configuration
 //    at a time (an activity kind, with or without single calls switched off,
@@ -426,17 +426,17 @@ void registerBenchmarks(bool kineto_child, bool gpu) {
       add(variantName(on_gpu, "kineto_no_dims"), BM_Kineto, {g, 0});
       continue;
     }
+    const int64_t by_default = int64_t(fuselab::CaptureOptions{}.cupti_api_source);
     const int64_t activity = int64_t(fuselab::CuptiApiSource::ActivityKinds);
-    const int64_t callbacks = int64_t(fuselab::CuptiApiSource::Callbacks);
-    add(variantName(on_gpu, "fuselab_dims"), BM_FuselabCapture, {g, 1, g, activity});
-    add(variantName(on_gpu, "fuselab_no_dims"), BM_FuselabCapture, {g, 0, g, activity});
+    add(variantName(on_gpu, "fuselab_dims"), BM_FuselabCapture, {g, 1, g, by_default});
+    add(variantName(on_gpu, "fuselab_no_dims"), BM_FuselabCapture, {g, 0, g, by_default});
     add(variantName(on_gpu, "noop_callback_dims"), BM_NoopCallback, {g, 1});
     add(variantName(on_gpu, "noop_callback_no_dims"), BM_NoopCallback, {g, 0});
     if (!on_gpu) continue;
-    add(variantName(true, "fuselab_dims_api_callbacks"), BM_FuselabCapture, {g, 1, g, callbacks});
-    add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0, activity});
-    add(variantName(true, "cupti_collector_only"), BM_CuptiCollectorOnly, {g, activity});
-    add(variantName(true, "cupti_collector_only_api_callbacks"), BM_CuptiCollectorOnly, {g, callbacks});
+    add(variantName(true, "fuselab_dims_activity_kinds"), BM_FuselabCapture, {g, 1, g, activity});
+    add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0, by_default});
+    add(variantName(true, "cupti_collector_only"), BM_CuptiCollectorOnly, {g, by_default});
+    add(variantName(true, "cupti_collector_only_activity_kinds"), BM_CuptiCollectorOnly, {g, activity});
 #ifdef FUSELAB_HAVE_CUPTI
     for (const auto& [label, probe] : kProbes)
       add(variantName(true, std::string("cupti_probe/") + label), BM_CuptiProbe, {g, int64_t(probe)});
@@ -489,8 +489,8 @@ void printSection(const std::map<std::string, PerForward>& t, bool gpu) {
        gpu ? "  (the default; target <= 1.25x)" : "  (the default)");
   line("fuselab capture (no input dims)", variantName(gpu, "fuselab_no_dims"), "  (--no-shapes)");
   if (gpu)
-    line("fuselab capture, CUDA calls by callbacks", variantName(gpu, "fuselab_dims_api_callbacks"),
-         "  (input dims; CuptiApiSource::Callbacks)");
+    line("fuselab, CUDA calls by activity kinds", variantName(gpu, "fuselab_dims_activity_kinds"),
+         "  (input dims; CuptiApiSource::ActivityKinds)");
   line("LibTorch's share (inputs)", variantName(gpu, "noop_callback_dims"),
        "  (a callback that records nothing, asking for inputs)");
   line("LibTorch's share (no inputs)", variantName(gpu, "noop_callback_no_dims"), "  (a callback that records nothing)");
@@ -500,7 +500,7 @@ void printSection(const std::map<std::string, PerForward>& t, bool gpu) {
   std::printf("  where fuselab's overhead goes:\n");
   line("  dispatch collector alone (dims)", variantName(true, "dispatch_collector_only"), "");
   line("  CUPTI collector alone", variantName(true, "cupti_collector_only"), "");
-  line("  CUPTI collector alone, calls by callbacks", variantName(true, "cupti_collector_only_api_callbacks"), "");
+  line("  CUPTI collector alone, activity kinds", variantName(true, "cupti_collector_only_activity_kinds"), "");
 #ifdef FUSELAB_HAVE_CUPTI
   for (const auto& [label, probe] : kProbes) {
     std::string what = std::string("  CUPTI ") + label + " alone";

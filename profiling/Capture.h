@@ -29,7 +29,7 @@ struct CaptureOptions {
   bool record_shapes = true;   // "Input Dims" of each op
   bool gpu = true;             // use CUPTI when available
   bool cupti_driver_api = false;  // every CUDA driver call, not only launches
-  CuptiApiSource cupti_api_source = CuptiApiSource::ActivityKinds;  // how CUDA calls are recorded
+  CuptiApiSource cupti_api_source = CuptiApiSource::Callbacks;  // how CUDA calls are recorded
 };
 
 // Shared between the capturing thread and a watcher (the GUI): the watcher

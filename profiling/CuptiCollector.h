@@ -1,6 +1,8 @@
 // GPU side of a live capture: CUPTI Activity API records (kernels, memcpy,
-// memset, synchronization, runtime and driver calls) turned into Trace events
-// on the same clock as the CPU side. See ../shared/DESIGN.md ("CuptiCollector").
+// memset, synchronization) and the CUDA runtime/driver calls that launched
+// them (through CUPTI callbacks by default, see CuptiApiSource) turned into
+// Trace events on the same clock as the CPU side. See ../shared/DESIGN.md
+// ("CuptiCollector").
 //
 // Builds without CUPTI get the same class: compiledIn() is false and start()
 // explains that the capture is CPU-only.
@@ -20,15 +22,17 @@
 
 namespace fuselab {
 
-// Where the records of CUDA runtime/driver calls come from.
+// Where the records of CUDA runtime/driver calls come from. Kernels, copies,
+// memsets and syncs always come from the activity API.
 enum class CuptiApiSource {
-  // The RUNTIME and DRIVER activity kinds, noise switched off call by call
-  // (what LibTorch's Kineto does). Verified on the H100.
-  ActivityKinds,
   // CUPTI's callback API, switched on only for the calls fuselab keeps (see
-  // CuptiApiCallbacks.h). Meant to cost less per CUDA call; the GPU tests and
-  // bench/app_capture_overhead measure both.
+  // CuptiApiCallbacks.h). The default: on the H100 (CUDA 13.0) CUPTI's share
+  // of the capture overhead was 1.08x against 1.12-1.13x with the activity
+  // kinds (bench/app_capture_overhead), with the same trace.
   Callbacks,
+  // The RUNTIME and DRIVER activity kinds, noise switched off call by call
+  // (what LibTorch's Kineto does). CUPTI still intercepts every CUDA call.
+  ActivityKinds,
 };
 
 struct CuptiOptions {
@@ -38,7 +42,7 @@ struct CuptiOptions {
   bool driver_api = false;
   size_t buffer_bytes = 8u << 20;  // one activity buffer handed to CUPTI
   size_t max_buffers = 64;         // pool bound; beyond it CUPTI drops records
-  CuptiApiSource api_source = CuptiApiSource::ActivityKinds;
+  CuptiApiSource api_source = CuptiApiSource::Callbacks;
   size_t max_api_calls = size_t(1) << 18;  // Callbacks: calls kept; more are dropped and counted
 };
 

@@ -35,7 +35,7 @@ WorkloadParams defaults(const std::string& name) {
   throw std::runtime_error("no workload " + name);
 }
 
-CaptureResult capture(const WorkloadParams& p, CuptiApiSource api_source = CuptiApiSource::ActivityKinds) {
+CaptureResult capture(const WorkloadParams& p, CuptiApiSource api_source = CaptureOptions{}.cupti_api_source) {
   CaptureOptions o;
   o.warmup = 3;
   o.steps = 3;
