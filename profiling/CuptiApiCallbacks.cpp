@@ -13,6 +13,10 @@ uint32_t threadId() {
 }
 
 thread_local std::vector<uint64_t> t_external_ids;
+// Runtime calls of this thread between their entry and exit callbacks: the
+// driver calls the runtime makes for them (cudaGraphLaunch -> cuGraphLaunch)
+// are part of that call, as the activity kinds report it, not calls of their own.
+thread_local int t_runtime_depth = 0;
 
 }  // namespace
 
@@ -44,12 +48,20 @@ void ApiCallbackRecorder::reset(size_t capacity, Clock clock) {
 void ApiCallbackRecorder::onCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                      const CUpti_CallbackData& data) {
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  if (!runtime && t_runtime_depth > 0) return;
+  if (runtime) {
+    if (data.callbackSite == CUPTI_API_ENTER)
+      ++t_runtime_depth;
+    else if (t_runtime_depth > 0)  // an exit without its entry (switched on mid-call) leaves it at 0
+      --t_runtime_depth;
+  }
   if (data.callbackSite == CUPTI_API_ENTER) {
     if (data.correlationData) *data.correlationData = clock_();
     return;
   }
   CUpti_ActivityAPI r{};
-  r.kind = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
+  r.kind = runtime ? CUPTI_ACTIVITY_KIND_RUNTIME : CUPTI_ACTIVITY_KIND_DRIVER;
   r.cbid = cbid;
   r.end = clock_();
   // A call entered before its callback was switched on has no start stamp.

@@ -71,6 +71,25 @@ TEST(CuptiApiCallbacks, EntryAndExitMakeOneActivityRecord) {
   EXPECT_EQ(recorder.dropped(), 0u);
 }
 
+// cudaGraphLaunch calls cuGraphLaunch: one call, as the activity kinds report
+// it (the GPU tests found both when the driver call was kept).
+TEST(CuptiApiCallbacks, DriverCallsMadeByARuntimeCallAreNotCallsOfTheirOwn) {
+  ApiCallbackRecorder recorder;
+  recorder.reset(8);
+  FakeCall runtime(60), nested(60), alone(61);
+  runtime.enter(recorder, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000);
+  nested.enter(recorder, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch);
+  nested.exit(recorder, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch);
+  runtime.exit(recorder, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000);
+  alone.enter(recorder, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx);  // cuBLAS: straight to the driver
+  alone.exit(recorder, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx);
+  ASSERT_EQ(recorder.records().size(), 2u);
+  EXPECT_EQ(recorder.records()[0].kind, CUPTI_ACTIVITY_KIND_RUNTIME);
+  EXPECT_EQ(recorder.records()[0].cbid, uint32_t(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000));
+  EXPECT_EQ(recorder.records()[1].kind, CUPTI_ACTIVITY_KIND_DRIVER);
+  EXPECT_EQ(recorder.records()[1].correlationId, 61u);
+}
+
 TEST(CuptiApiCallbacks, AnExitWithoutItsEntryStartsWhereItEnds) {
   ApiCallbackRecorder recorder;
   recorder.reset(4);
