@@ -20,14 +20,21 @@ size_t countEvents(const Trace& t, std::string_view name) {
   return n;
 }
 
-TEST(Workbench, RunCapturesTheChosenWorkloadAndShowsIt) {
-  Workspace ws;
-  Workbench bench(ws);
-  ASSERT_TRUE(bench.panel().selectWorkload("linear"));
+// Runs `workload` on the CPU from the panel and waits until the workspace
+// holds its result (or the run's error). false: the panel does not offer it.
+bool runOnCpu(Workbench& bench, Workspace& ws, const std::string& workload) {
+  if (!bench.panel().selectWorkload(workload)) return false;
   bench.panel().setDevice(Device::Cpu);
   bench.run();
   bench.waitIdle();
   ws.waitIdle();
+  return true;
+}
+
+TEST(Workbench, RunCapturesTheChosenWorkloadAndShowsIt) {
+  Workspace ws;
+  Workbench bench(ws);
+  ASSERT_TRUE(runOnCpu(bench, ws, "linear"));
   ASSERT_TRUE(ws.trace()) << bench.status().message << ws.error();
   EXPECT_FALSE(bench.status().message_is_error) << bench.status().message;
   EXPECT_EQ(ws.traceLabel().rfind("live: ", 0), 0u) << ws.traceLabel();
@@ -47,10 +54,7 @@ TEST(Workbench, RunCapturesTheChosenWorkloadAndShowsIt) {
 TEST(Workbench, BadSizesGiveAMessageNotACrash) {
   Workspace ws;
   Workbench bench(ws);
-  ASSERT_TRUE(bench.panel().selectWorkload("fused_mlp"));
-  bench.panel().setDevice(Device::Cpu);  // the fused MLP has no CPU version
-  bench.run();
-  bench.waitIdle();
+  ASSERT_TRUE(runOnCpu(bench, ws, "fused_mlp"));  // the fused MLP has no CPU version
   EXPECT_TRUE(bench.status().message_is_error);
   EXPECT_NE(bench.status().message.find("CUDA"), std::string::npos) << bench.status().message;
   EXPECT_FALSE(ws.trace());
@@ -59,11 +63,7 @@ TEST(Workbench, BadSizesGiveAMessageNotACrash) {
 TEST(Workbench, AnUnexportedCaptureIsNotDroppedWithoutAsking) {
   Workspace ws;
   Workbench bench(ws);
-  ASSERT_TRUE(bench.panel().selectWorkload("matmul_add"));
-  bench.panel().setDevice(Device::Cpu);
-  bench.run();
-  bench.waitIdle();
-  ws.waitIdle();
+  ASSERT_TRUE(runOnCpu(bench, ws, "matmul_add"));
   const auto capture = ws.trace();
   ASSERT_TRUE(capture) << bench.status().message;
   EXPECT_TRUE(ws.hasUnsavedCapture());

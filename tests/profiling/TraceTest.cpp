@@ -2,26 +2,20 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/AddEvent.h"
+
 namespace fuselab {
 namespace {
 
-Trace::NewEvent ev(Trace& t, int64_t start, int64_t dur, const char* name, Category c = Category::CpuOp) {
-  Trace::NewEvent e;
-  e.start_ns = start;
-  e.dur_ns = dur;
-  e.name_id = t.strings.intern(name);
-  e.cat_id = t.strings.intern(categoryName(c));
-  e.category = c;
-  return e;
-}
+using test::newEvent;
 
 TEST(Trace, NestedEventsGetDepthsAndSortedOrder) {
   Trace t;
   uint32_t cpu = t.trackFor("1", "1");
-  t.append(cpu, ev(t, 150, 10, "aten::t"));
-  t.append(cpu, ev(t, 100, 100, "aten::linear"));
-  t.append(cpu, ev(t, 170, 20, "aten::addmm"));
-  t.append(cpu, ev(t, 300, 5, "aten::gelu"));
+  t.append(cpu, newEvent(t, "aten::t", 150, 10));
+  t.append(cpu, newEvent(t, "aten::linear", 100, 100));
+  t.append(cpu, newEvent(t, "aten::addmm", 170, 20));
+  t.append(cpu, newEvent(t, "aten::gelu", 300, 5));
   t.finalize();
   const Track& tr = t.tracks[cpu];
   ASSERT_EQ(tr.size(), 4u);
@@ -36,8 +30,8 @@ TEST(Trace, NestedEventsGetDepthsAndSortedOrder) {
 TEST(Trace, PartialOverlapGoesToAnotherRowNotDropped) {
   Trace t;
   uint32_t tr = t.trackFor("0", "7");
-  t.append(tr, ev(t, 0, 100, "k1", Category::Kernel));
-  t.append(tr, ev(t, 50, 100, "k2", Category::Kernel));
+  t.append(tr, newEvent(t, "k1", 0, 100, Category::Kernel));
+  t.append(tr, newEvent(t, "k2", 50, 100, Category::Kernel));
   t.finalize();
   ASSERT_EQ(t.tracks[tr].size(), 2u);
   EXPECT_EQ(t.tracks[tr].depth[1], 1);
@@ -48,11 +42,11 @@ TEST(Trace, LaunchLinksJoinCallAndGpuOpsByCorrelation) {
   Trace t;
   uint32_t cpu = t.trackFor("1", "1");
   uint32_t gpu = t.trackFor("0", "7");
-  auto launch = ev(t, 10, 5, "cudaGraphLaunch", Category::CudaRuntime);
+  auto launch = newEvent(t, "cudaGraphLaunch", 10, 5, Category::CudaRuntime);
   launch.correlation = 42;
   t.append(cpu, launch);
   for (int i = 0; i < 3; ++i) {
-    auto k = ev(t, 20 + i * 10, 5, "k", Category::Kernel);
+    auto k = newEvent(t, "k", 20 + i * 10, 5, Category::Kernel);
     k.correlation = 42;
     t.append(gpu, k);
   }

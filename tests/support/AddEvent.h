@@ -1,5 +1,5 @@
-// Appends one complete event to a trace under construction (tests and
-// benchmarks that build traces in memory). Times in nanoseconds.
+// Complete events for traces built in memory (tests and benchmarks). Times
+// in nanoseconds.
 #pragma once
 
 #include <cstdint>
@@ -9,14 +9,21 @@
 
 namespace fuselab::test {
 
-inline void addEvent(Trace& t, uint32_t track, const std::string& name, int64_t start, int64_t dur, Category cat,
-                     int64_t correlation = -1) {
+// One complete event, not yet appended (tests that set more fields first).
+inline Trace::NewEvent newEvent(Trace& t, const std::string& name, int64_t start, int64_t dur,
+                                Category cat = Category::CpuOp) {
   Trace::NewEvent e;
   e.start_ns = start;
   e.dur_ns = dur;
   e.name_id = t.strings.intern(name);
   e.cat_id = t.strings.intern(categoryName(cat));
   e.category = cat;
+  return e;
+}
+
+inline void addEvent(Trace& t, uint32_t track, const std::string& name, int64_t start, int64_t dur, Category cat,
+                     int64_t correlation = -1) {
+  Trace::NewEvent e = newEvent(t, name, start, dur, cat);
   e.correlation = correlation;
   t.append(track, e);
 }
