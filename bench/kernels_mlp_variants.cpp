@@ -191,15 +191,21 @@ void smallKernelExperiments() {
     struct Config {
       const char* name;
       bool prefetch, cooperative, rotate, atomic;
+      int warps;  // 0: the planner's
     };
-    const Config configs[] = {{"default", false, true, true, false},
-                              {"no K rotation", false, true, false, false},
-                              {"atomic reduction", false, true, true, true},
-                              {"atomic, no K rotation", false, true, false, true},
-                              {"with L2 prefetch", true, true, true, false},
-                              {"ordinary launch, own barrier", false, false, true, false}};
+    const Config configs[] = {{"default", false, true, true, false, 0},
+                              {"8 warps", false, true, true, false, 8},
+                              {"16 warps", false, true, true, false, 16},
+                              {"no K rotation", false, true, false, false, 0},
+                              {"atomic reduction", false, true, true, true, 0},
+                              {"atomic, 8 warps", false, true, true, true, 8},
+                              {"atomic, 16 warps", false, true, true, true, 16},
+                              {"with L2 prefetch", true, true, true, false, 0},
+                              {"ordinary launch, own barrier", false, false, true, false, 0}};
     for (const Config& c : configs) {
-      fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0);
+      fm::SmallMlpTuning tuning;
+      tuning.warps = c.warps;
+      fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0, tuning);
       plan.prefetch_weights = c.prefetch;
       plan.cooperative = c.cooperative;
       plan.rotate_k = c.rotate;

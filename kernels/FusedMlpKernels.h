@@ -51,6 +51,7 @@ struct SmallMlpPlan {
   // accumulator, converted by the last block (fewer bytes, order not fixed).
   bool atomic_reduce = false;
   int stages = 0;      // cp.async ring depth
+  int warps = 0;       // per block: 8 (up to 16 tokens) or 16
   size_t smem_bytes = 0;
   // act [m, hidden] + partials [b_slices, m, dim] fp32 (or the [m, dim] fp32
   // accumulator) + one counter per column tile + the grid barrier. Zero-fill it
@@ -58,8 +59,9 @@ struct SmallMlpPlan {
   size_t workspace_bytes = 0;
 };
 
-// Tile widths to try instead of the planner's choice (0 = the planner's).
+// Block shapes to try instead of the planner's choice (0 = the planner's).
 struct SmallMlpTuning {
+  int warps = 0;     // warps per block, 8 or 16 (0: the planner's)
   int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..4
   int b_groups = 0;  // output 8-column groups per phase-B tile, 1..8
 };

@@ -143,16 +143,19 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
                          gridName);
 
 // Every configuration of the one-launch kernel (K rotation, atomic or fixed-order
-// reduction, cooperative or ordinary launch), driven directly, twice in a row on
-// one workspace: the second launch checks that the first left it ready.
+// reduction, cooperative or ordinary launch, 8 or 16 warps), driven directly,
+// twice in a row on one workspace: the second launch checks that the first left
+// it ready.
 TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
   struct Config {
     bool rotate, atomic, cooperative;
+    int warps;
   };
-  const Config configs[] = {{true, false, true}, {false, false, true}, {true, true, true}, {false, true, true},
-                            {true, false, false}};
+  const Config configs[] = {{true, false, true, 8},  {false, false, true, 8}, {true, true, true, 8},
+                            {false, true, true, 8},  {true, false, false, 8}, {true, false, true, 16},
+                            {false, true, true, 16}, {true, false, false, 16}};
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
@@ -164,7 +167,10 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
         FusedMlp mlp(in.gate, in.up, in.down);
         const fm::ElemType type = dtype == at::kBFloat16 ? fm::ElemType::BF16 : fm::ElemType::FP16;
         for (const Config& c : configs) {
-          fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, shape.dim, shape.hidden, type, 0);
+          fm::SmallMlpTuning tuning;
+          tuning.warps = c.warps;
+          fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, shape.dim, shape.hidden, type, 0, tuning);
+          ASSERT_EQ(plan.warps, c.warps);
           plan.rotate_k = c.rotate;
           plan.atomic_reduce = c.atomic;
           plan.cooperative = c.cooperative;
@@ -172,7 +178,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           const std::string what = "tokens " + std::to_string(tokens) + ", dim " + std::to_string(shape.dim) +
                                    ", hidden " + std::to_string(shape.hidden) + (dtype == at::kHalf ? ", fp16" : ", bf16") +
                                    ", rotate " + std::to_string(c.rotate) + ", atomic " + std::to_string(c.atomic) +
-                                   ", cooperative " + std::to_string(c.cooperative);
+                                   ", cooperative " + std::to_string(c.cooperative) + ", warps " +
+                                   std::to_string(c.warps);
           for (int launch = 0; launch < 2; ++launch) {
             at::Tensor y = at::full_like(in.x, std::numeric_limits<float>::quiet_NaN());
             fm::launchSmallMlp(plan, type, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(),
