@@ -66,8 +66,9 @@ struct SmallMlpTuning {
   int b_groups = 0;  // output 8-column groups per phase-B tile, 1..8
 };
 
-// Throws std::invalid_argument when m is outside 1..kSmallMaxTokens or the
-// device cannot hold the grid (the message says why).
+// Throws std::invalid_argument when m is outside 1..kSmallMaxTokens, the tuning
+// asks for another warp count, or the device cannot hold the grid (the message
+// says why); the argument checks come before any CUDA call.
 SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type, int device,
                           SmallMlpTuning tuning = {});
 // timeline: optional [grid, kSmallTimelinePoints] device array of %globaltimer

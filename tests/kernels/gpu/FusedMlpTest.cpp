@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -194,6 +195,14 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
       }
     }
   }
+}
+
+// Checked before any CUDA call, so this runs without a GPU too.
+TEST(FusedMlp, SmallKernelPlannerRejectsOtherWarpCounts) {
+  namespace fm = fusedmlp;
+  fm::SmallMlpTuning tuning;
+  tuning.warps = 12;
+  EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
 }
 
 TEST(FusedMlp, SmallAndLargePathsAreDeterministic) {
