@@ -221,7 +221,7 @@ __device__ void zero(float (&acc)[kMaxNT][4]) {
 template <ElemType E, int MT, int Stages, int Warps>
 __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) {
   using T = typename Elem<E>::T;
-  constexpr int kThreads = Warps * 32;
+  constexpr int kThreads = Cfg<MT, Stages, Warps>::kThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   __shared__ int last_arrival;
   T* ring = reinterpret_cast<T*>(smem_raw);
