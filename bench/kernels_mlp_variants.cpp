@@ -176,12 +176,15 @@ void printTable() {
 // per-block phase timeline (%globaltimer): where the time of one launch goes.
 void smallKernelExperiments() {
   namespace fm = fusedmlp;
-  std::printf("\nsmall-token kernel, dim %ld, hidden %ld, bf16: configurations and phase timeline (us after the\n"
-              "first block starts, latest block: phase A done, past the barrier, phase-B GEMM done, partials\n"
-              "published, end; 'end' is the kernel's span on the GPU, so us/launch - end is the launch gap)\n",
+  std::printf("\nsmall-token kernel, dim %ld, hidden %ld, bf16: configurations and phase timelines (us).\n"
+              "Alone (a launch after a synchronize; latest block, after the first block starts): phase A done,\n"
+              "past the grid barrier, phase-B GEMM done, partials published, end (the kernel's span).\n"
+              "Next (the second of two back-to-back launches, after the first one ends; negative = while it\n"
+              "runs): its first block starts, its first block gets past the dependency wait, its last block ends.\n"
+              "blocks: per multiprocessor that fit\n",
               long(kDim), long(kHidden));
-  std::printf("%7s  %-28s %9s %7s %8s %7s %8s %7s %8s\n", "tokens", "configuration", "us/launch", "A done",
-              "barrier", "B gemm", "publish", "end", "rel.err");
+  std::printf("%7s  %-32s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s\n", "tokens", "configuration", "us/launch",
+              "A done", "barrier", "B gemm", "publish", "end", "start", "deps", "end", "rel.err", "blocks");
   const at::TensorOptions bf = at::TensorOptions().dtype(at::kBFloat16).device(at::kCUDA, 0);
   for (int64_t tokens : {int64_t(1), int64_t(16), int64_t(64)}) {
     const at::Tensor x = at::randn({tokens, kDim}, bf);
@@ -190,33 +193,47 @@ void smallKernelExperiments() {
     const at::Tensor ref = mlp.forward(x, FusedMlpPath::Small).to(at::kFloat);
     struct Config {
       const char* name;
-      bool prefetch, cooperative, rotate, atomic;
-      int warps;  // 0: the planner's
+      bool prefetch, rotate, atomic;
+      int warps, stages;  // 0: the planner's
+      int launch;         // 0: the planner's, 1: ordinary with early start (pdl), 2: ordinary, 3: cooperative
     };
-    const Config configs[] = {{"default", false, true, true, false, 0},
-                              {"8 warps", false, true, true, false, 8},
-                              {"16 warps", false, true, true, false, 16},
-                              {"no K rotation", false, true, false, false, 0},
-                              {"atomic reduction", false, true, true, true, 0},
-                              {"atomic, 8 warps", false, true, true, true, 8},
-                              {"atomic, 16 warps", false, true, true, true, 16},
-                              {"with L2 prefetch", true, true, true, false, 0},
-                              {"ordinary launch, own barrier", false, false, true, false, 0}};
+    const Config configs[] = {{"default", false, true, false, 0, 0, 0},
+                              {"ordinary launch, no early start", false, true, false, 0, 0, 2},
+                              {"cooperative launch", false, true, false, 0, 0, 3},
+                              {"8 warps", false, true, false, 8, 0, 0},
+                              {"16 warps", false, true, false, 16, 0, 0},
+                              {"8 warps, 4 stages", false, true, false, 8, 4, 0},
+                              {"8 warps, 6 stages", false, true, false, 8, 6, 0},
+                              {"16 warps, 4 stages", false, true, false, 16, 4, 0},
+                              {"16 warps, 6 stages", false, true, false, 16, 6, 0},
+                              {"8 warps, 3 stages", false, true, false, 8, 3, 0},
+                              {"16 warps, 3 stages", false, true, false, 16, 3, 0},
+                              {"no K rotation", false, false, false, 0, 0, 0},
+                              {"atomic reduction", false, true, true, 0, 0, 0},
+                              {"atomic, 8 warps", false, true, true, 8, 0, 0},
+                              {"atomic, 16 warps, 3 stages", false, true, true, 16, 3, 0},
+                              {"with L2 prefetch", true, true, false, 0, 0, 0}};
     for (const Config& c : configs) {
       fm::SmallMlpTuning tuning;
       tuning.warps = c.warps;
+      tuning.stages = c.stages;
       fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0, tuning);
       plan.prefetch_weights = c.prefetch;
-      plan.cooperative = c.cooperative;
       plan.rotate_k = c.rotate;
       plan.atomic_reduce = c.atomic;
+      if (c.launch != 0) {
+        plan.pdl = plan.pdl && c.launch == 1;
+        plan.cooperative = c.launch == 3;
+      }
       const at::Tensor ws = at::zeros({int64_t(plan.workspace_bytes)}, bf.dtype(at::kByte));
-      const at::Tensor timeline = at::zeros({plan.grid, fm::kSmallTimelinePoints}, bf.dtype(at::kLong));
+      constexpr int P = fm::kSmallTimelinePoints;
+      const at::Tensor timelines = at::zeros({2, plan.grid, P}, bf.dtype(at::kLong));
+      auto* tl = reinterpret_cast<unsigned long long*>(timelines.data_ptr());
       at::Tensor y = at::empty_like(x);
       cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
-      auto launch = [&](unsigned long long* tl) {
+      auto launch = [&](unsigned long long* t) {
         fm::launchSmallMlp(plan, fm::ElemType::BF16, x.data_ptr(), mlp.gateUpInterleaved().data_ptr(),
-                           mlp.downWeight().data_ptr(), y.data_ptr(), ws.data_ptr(), stream, tl);
+                           mlp.downWeight().data_ptr(), y.data_ptr(), ws.data_ptr(), stream, t);
       };
       for (int i = 0; i < 20; ++i) launch(nullptr);
       c10::cuda::device_synchronize();
@@ -225,28 +242,43 @@ void smallKernelExperiments() {
       for (int i = 0; i < kLaunches; ++i) launch(nullptr);
       c10::cuda::device_synchronize();
       const double per = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / kLaunches;
-      // Timeline: median over launches of each figure (latest block, after the first start).
-      constexpr int P = fm::kSmallTimelinePoints;
-      std::vector<double> points[P];
+      // Timelines: medians over pairs of back-to-back launches. Alone: the first
+      // launch of a pair (after a synchronize), latest block, after its first
+      // block starts. Overlapped: the second launch, first block to start or to
+      // get past the dependency wait, latest block done, after the first ends.
+      std::vector<double> alone[P], next_start, next_deps, next_end;
       for (int i = 0; i < 21; ++i) {
-        launch(reinterpret_cast<unsigned long long*>(timeline.data_ptr()));
-        const at::Tensor t = timeline.cpu();
+        c10::cuda::device_synchronize();
+        launch(tl);
+        launch(tl + plan.grid * P);
+        const at::Tensor t = timelines.cpu();
         const int64_t* v = t.data_ptr<int64_t>();
-        int64_t first = v[0];
-        for (int blk = 0; blk < plan.grid; ++blk) first = std::min(first, v[blk * P]);
-        for (int k = 1; k < P; ++k) {
-          int64_t latest = 0;
-          for (int blk = 0; blk < plan.grid; ++blk) latest = std::max(latest, v[blk * P + k] - first);
-          points[k].push_back(latest * 1e-3);
-        }
+        auto earliest = [&](int run, int point) {
+          int64_t e = v[(run * plan.grid) * P + point];
+          for (int blk = 0; blk < plan.grid; ++blk) e = std::min(e, v[(run * plan.grid + blk) * P + point]);
+          return e;
+        };
+        auto latest = [&](int run, int point) {
+          int64_t l = 0;
+          for (int blk = 0; blk < plan.grid; ++blk) l = std::max(l, v[(run * plan.grid + blk) * P + point]);
+          return l;
+        };
+        const int64_t first = earliest(0, fm::kTimelineStart), first_end = latest(0, fm::kTimelineEnd);
+        for (int k = 1; k < P; ++k) alone[k].push_back((latest(0, k) - first) * 1e-3);
+        next_start.push_back((earliest(1, fm::kTimelineStart) - first_end) * 1e-3);
+        next_deps.push_back((earliest(1, fm::kTimelineDepsMet) - first_end) * 1e-3);
+        next_end.push_back((latest(1, fm::kTimelineEnd) - first_end) * 1e-3);
       }
       auto median = [](std::vector<double> v) {
         std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
         return v[v.size() / 2];
       };
       const double err = ((y.to(at::kFloat) - ref).norm() / ref.norm()).item<double>();
-      std::printf("%7ld  %-28s %9.1f %7.1f %8.1f %7.1f %8.1f %7.1f %8.1e\n", long(tokens), c.name, per * 1e6,
-                  median(points[1]), median(points[2]), median(points[3]), median(points[4]), median(points[5]), err);
+      std::printf("%7ld  %-32s %9.1f %7.1f %8.1f %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM\n", long(tokens),
+                  c.name, per * 1e6, median(alone[fm::kTimelineADone]), median(alone[fm::kTimelineBarrier]),
+                  median(alone[fm::kTimelineBGemm]), median(alone[fm::kTimelinePublished]),
+                  median(alone[fm::kTimelineEnd]), median(next_start), median(next_deps), median(next_end), err,
+                  plan.blocks_per_sm);
     }
   }
 }

@@ -1,7 +1,7 @@
 // The fused GeGLU MLP on LibTorch tensors: y = down(gelu_tanh(gate(x)) * up(x)),
 // bias-free, bf16 or fp16 in and out, fp32 accumulation. Owns the rearranged
 // weights and the workspaces and picks the kernels (FusedMlpKernels.h):
-//   small:     one launch (m <= 64 tokens): the whole MLP in one cooperative kernel
+//   small:     one launch (m <= 64 tokens): the whole MLP in one kernel
 //   large:     two launches: GeGLU GEMM (wgmma on sm_90a, else mma.sync) + cuBLAS down GEMM
 //   large_mma: as large, forcing the portable mma.sync kernel (what sm_80 runs)
 //   liger:     four launches: cuBLAS gate, cuBLAS up, one GeGLU elementwise pass, cuBLAS down
@@ -74,8 +74,9 @@ class FusedMlp {
   int device_ = 0;
   bool wgmma_ = false;
   bool small_prefetch_ = false;
-  at::Tensor gate_, up_, down_;  // as given (the liger path uses gate and up separately)
-  at::Tensor wgu_;               // [2*hidden, dim], gate/up rows interleaved by 8
+  at::Tensor gate_, up_;  // as given (the liger path uses gate and up separately)
+  at::Tensor down_;       // a copy, like wgu_: the fused kernels read weights only this class writes
+  at::Tensor wgu_;        // [2*hidden, dim], gate/up rows interleaved by 8
   std::unique_ptr<State> state_;
 };
 

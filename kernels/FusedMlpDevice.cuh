@@ -74,6 +74,21 @@ __device__ __forceinline__ void prefetchL2(const void* p) {
   asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
 }
 
+// Programmatic dependent launch (sm_90+; no-ops on older targets, and when the
+// launch did not ask for it). launchDependents: the next kernel in the stream may
+// start its blocks. gridDependencyWait: returns once the previous kernel in the
+// stream has finished and its writes are visible.
+__device__ __forceinline__ void launchDependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void gridDependencyWait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+
 __device__ __forceinline__ void ldmatrixX4(uint32_t (&r)[4], const void* p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])

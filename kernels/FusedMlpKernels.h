@@ -17,7 +17,7 @@ namespace fuselab::fusedmlp {
 
 enum class ElemType { BF16, FP16 };
 
-// --- Small-token regime: the whole MLP in one cooperative launch -------------
+// --- Small-token regime: the whole MLP in one launch ------------------------
 constexpr int64_t kSmallMaxTokens = 64;
 
 // How the one-launch kernel divides the work (all blocks are co-resident):
@@ -28,19 +28,21 @@ constexpr int64_t kSmallMaxTokens = 64;
 struct SmallMlpPlan {
   int64_t m = 0, dim = 0, hidden = 0;
   int grid = 0;        // blocks, one per multiprocessor
-  int a_groups = 0;    // hidden 8-groups per phase-A tile (1..4)
+  int a_groups = 0;    // hidden 8-groups per phase-A tile (1..3)
   int a_tiles = 0;
-  int b_groups = 0;    // output 8-column groups per phase-B tile (1..8)
+  int b_groups = 0;    // output 8-column groups per phase-B tile (1..6)
   int b_col_tiles = 0;
   int b_slices = 0;    // hidden slices: partial sums reduced in this order
   int slice_k = 0;     // hidden per slice
   // Ask L2 for phase B's weights at the start. Measured 0.5-1 us slower per launch
   // on an H100 (the ring already keeps enough bytes in flight), so off by default.
   bool prefetch_weights = false;
-  // Cooperative launch (co-residency guaranteed, cooperative-groups grid barrier).
-  // false: ordinary launch with fuselab's own grid barrier, for benchmarks that
-  // compare the two; it relies on every block being resident, which holds when
-  // nothing else runs on the device.
+  // Cooperative launch: co-residency guaranteed, cooperative-groups grid barrier
+  // (the planner's choice where there is no programmatic dependent launch).
+  // false: ordinary launch with fuselab's own grid barrier, which relies on every
+  // block being resident: one block per multiprocessor that the occupancy query
+  // says fits, which holds unless another kernel keeps multiprocessors busy
+  // indefinitely (fuselab runs one workload at a time).
   bool cooperative = true;
   // Each block walks its K chunks starting at a different chunk, so the blocks
   // that share an operand (x in phase A, act in phase B) do not all ask L2 for
@@ -50,7 +52,14 @@ struct SmallMlpPlan {
   // a column tile (deterministic). true: fp32 atomic adds into one [m, dim]
   // accumulator, converted by the last block (fewer bytes, order not fixed).
   bool atomic_reduce = false;
+  // Programmatic dependent launch (sm_90+, ordinary launches only): the kernel
+  // lets the next launch in the stream start its blocks early and load its
+  // weights, which no kernel writes, while this one finishes; everything else
+  // waits for this one to end. So the weights must not be written by the kernel
+  // launched just before.
+  bool pdl = false;
   int stages = 0;      // cp.async ring depth
+  int blocks_per_sm = 0;  // that fit (2: the next launch's blocks can start beside this one's)
   int warps = 0;       // per block: 8 (up to 16 tokens) or 16
   size_t smem_bytes = 0;
   // act [m, hidden] + partials [b_slices, m, dim] fp32 (or the [m, dim] fp32
@@ -62,19 +71,28 @@ struct SmallMlpPlan {
 // Block shapes to try instead of the planner's choice (0 = the planner's).
 struct SmallMlpTuning {
   int warps = 0;     // warps per block, 8 or 16 (0: the planner's)
-  int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..4
-  int b_groups = 0;  // output 8-column groups per phase-B tile, 1..8
+  int stages = 0;    // cp.async ring depth, 3, 4 or 6 (0: the deepest that fits)
+  int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..3
+  int b_groups = 0;  // output 8-column groups per phase-B tile, 1..6
 };
 
 // Throws std::invalid_argument when m is outside 1..kSmallMaxTokens, the tuning
-// asks for another warp count, or the device cannot hold the grid (the message
+// asks for another warp count or ring depth, or the device cannot hold the grid (the message
 // says why); the argument checks come before any CUDA call.
 SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type, int device,
                           SmallMlpTuning tuning = {});
 // timeline: optional [grid, kSmallTimelinePoints] device array of %globaltimer
-// readings (ns) per block: start, phase A done, past the grid barrier, phase-B
-// GEMM done, partial sums published (counter incremented), end.
-constexpr int kSmallTimelinePoints = 6;
+// readings (ns) per block, at these points:
+enum SmallTimelinePoint {
+  kTimelineStart,       // the block starts
+  kTimelineDepsMet,     // past the wait for the previous kernel in the stream
+  kTimelineADone,       // phase A done (and phase B's first weights asked for)
+  kTimelineBarrier,     // past the grid barrier
+  kTimelineBGemm,       // phase-B GEMM done
+  kTimelinePublished,   // partial sums published (counter incremented)
+  kTimelineEnd,
+  kSmallTimelinePoints
+};
 void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu,
                     const void* wd, void* y, void* workspace, cudaStream_t stream,
                     unsigned long long* timeline = nullptr);

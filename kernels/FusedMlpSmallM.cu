@@ -1,15 +1,18 @@
-// The small-token GeGLU MLP (m <= 64): the whole forward in ONE cooperative launch.
+// The small-token GeGLU MLP (m <= 64): the whole forward in ONE launch.
 //
-// The weights (3 * dim * hidden elements) dominate the bytes and each is read from
-// HBM once, streamed through a deep cp.async ring. Two phases with one grid-wide
-// barrier between them (all blocks are co-resident, which the cooperative launch
-// guarantees):
+// The weights (3 * dim * hidden elements) dominate the bytes and each is read
+// once, streamed through a cp.async ring. Two phases with one grid-wide barrier
+// between them (one block per multiprocessor, all co-resident):
 //   A. tile of hidden units: [gate|up] = x wgu^T on tensor cores (mma.sync),
 //      act = gelu_tanh(gate) * up, written to a small workspace [m, hidden];
 //   B. tile of (output columns, hidden slice): partial y = act_slice wd_slice^T,
 //      written as fp32 to workspace [slice, m, dim]. The last block to finish a
 //      column tile (a counter per column tile) adds up its slices in slice order
 //      and writes y: deterministic, the same inputs give the same bits every run.
+// Weights are only read, so their loads start early: a tile's first ring-full of
+// weight rows is asked for before what it waits on (phase A: the previous kernel
+// in the stream, through programmatic dependent launch on sm_90, whose blocks
+// start beside the running ones; phase B: the grid barrier).
 // Each block starts its K loop at a different chunk (rotate_k), so blocks sharing
 // an operand spread their requests over L2. The fp32 atomic reduction is a faster,
 // order-free alternative to the fixed-order one (atomic_reduce).
@@ -19,6 +22,7 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -32,7 +36,10 @@ namespace cg = cooperative_groups;
 
 constexpr int kBK = 128;          // K per pipeline chunk: 8 k16 steps
 constexpr int kStride = kBK + 8;  // padded shared-memory row (elements): ldmatrix without bank conflicts
-constexpr int kMaxNT = 8;         // n8 tiles in one block tile
+// n8 tiles in one block tile: 6 (48 weight rows) keeps a 6-stage ring of one row
+// tile at 104 KB, so two blocks fit on a multiprocessor (the next launch's beside
+// this one's, loading its weights).
+constexpr int kMaxNT = 6;
 constexpr int kMaxBRows = kMaxNT * 8;
 constexpr int kRedStride = kMaxBRows + 4;  // fp32 row of the cross-warp reduction buffer
 
@@ -59,7 +66,7 @@ template <ElemType E> struct SmallArgs {
   T* act;                // [m, hidden]
   float* part;           // [b_slices, m, dim]
   unsigned* counters;    // [b_col_tiles], zero between launches
-  unsigned* barrier;     // [2]: arrivals and generation of the non-cooperative grid barrier
+  unsigned* barrier;     // the grid barrier's word (ordinary launch)
   unsigned long long* timeline;  // optional, [grid, kSmallTimelinePoints]
   int m, dim, hidden;
   int a_groups, a_tiles, b_groups, b_col_tiles, b_slices, slice_k;
@@ -81,24 +88,30 @@ __device__ __forceinline__ unsigned loadAcquire(const unsigned* p) {
   return v;
 }
 
-// Grid barrier for the ordinary launch: the last block to arrive resets the count
-// and bumps the generation the others wait on, so it is ready for the next launch.
-__device__ void gridBarrier(unsigned* barrier) {
+__device__ __forceinline__ unsigned atomicAddRelease(unsigned* p, unsigned v) {
+  unsigned old;
+  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+__device__ __forceinline__ unsigned atomicAddAcqRel(unsigned* p, unsigned v) {
+  unsigned old;
+  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+
+// Grid barrier for the ordinary launch, one atomic per block: block 0 adds
+// 2^31 - (blocks - 1), the others 1, so the word's top bit flips exactly when the
+// last block arrives, and its low bits are back where they started: ready for
+// the next launch without a reset.
+__device__ void gridBarrier(unsigned* word) {
   __syncthreads();
   if (threadIdx.x == 0) {
-    unsigned* count = barrier;
-    unsigned* generation = barrier + 1;
-    const unsigned g = loadAcquire(generation);
-    __threadfence();
-    if (atomicAdd(count, 1u) == gridDim.x - 1) {
-      *count = 0;
-      __threadfence();
-      atomicAdd(generation, 1u);
-    } else {
-      while (loadAcquire(generation) == g) {
-      }
+    const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+    // Release: the block's writes (ordered before by __syncthreads) go before
+    // the arrival; acquire: everyone else's are visible after the flip.
+    const unsigned before = atomicAddRelease(word, add);
+    while (((before ^ loadAcquire(word)) & 0x80000000u) == 0) {
     }
-    __threadfence();
   }
   __syncthreads();
 }
@@ -119,54 +132,112 @@ __device__ void prefetchRows(const void* base, int64_t ld, int rows, int k0, int
   }
 }
 
-// acc[j] += A[mt*16 + row, k0:k1] . B[j*8 + row, k0:k1] for this warp's row tile mt
-// and k16 steps, streamed through the cp.async ring. Rows past a_rows / b_rows and
-// columns past k1 are zero-filled. The KS warps of a row tile hold partial sums to
-// be added up afterwards (stashPartials + reducedSum).
-template <ElemType E, int MT, int Stages, int Warps>
-__device__ void tileGemm(const typename Elem<E>::T* A, int64_t lda, int a_rows,
-                         const typename Elem<E>::T* B, int64_t ldb, int b_rows, int nt, int k0,
-                         int k1, int rotate, typename Elem<E>::T* ring, float (&acc)[kMaxNT][4]) {
+// One GEMM tile: acc[j] += A[rows, k0:k1] . B[j*8 + row, k0:k1] over the block's
+// row tiles. A holds activations (x, or act written earlier in this launch), B
+// weights, which no kernel writes: their loads may start before the previous
+// kernel in the stream has finished (issueWeightPrologue).
+template <ElemType E> struct TileJob {
   using T = typename Elem<E>::T;
-  using C = Cfg<MT, Stages, Warps>;
-  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int mt = warp % MT, kg = warp / MT;
-  constexpr int rows_a = MT * 16;
-  const int rows = rows_a + nt * 8;
+  const T* a;
+  int64_t lda;
+  int a_rows;
+  const T* b;
+  int64_t ldb;
+  int b_rows;
+  int nt;      // n8 tiles of B
+  int k0, k1;
+  int chunks;  // of kBK columns
+  int first;   // chunk the K loop starts at (rotate_k)
+};
+
+template <ElemType E>
+__device__ TileJob<E> tileJob(const typename Elem<E>::T* a, int64_t lda, int a_rows, const typename Elem<E>::T* b,
+                              int64_t ldb, int b_rows, int nt, int k0, int k1, int rotate) {
   const int chunks = (k1 - k0 + kBK - 1) / kBK;
-  const int first = chunks > 0 ? rotate % chunks : 0;
+  return {a, lda, a_rows, b, ldb, b_rows, nt, k0, k1, chunks, chunks > 0 ? rotate % chunks : 0};
+}
 
-  auto load = [&](int c) {
-    T* st = ring + (c % C::kStages) * C::kStageElems;
-    const int kc = k0 + ((c + first) % chunks) * kBK;
-    for (int i = tid; i < rows * (kBK / 8); i += C::kThreads) {
-      const int r = i / (kBK / 8), col = kc + (i % (kBK / 8)) * 8;
-      const T* src;
-      bool ok;
-      if (r < rows_a) {
-        ok = r < a_rows && col < k1;
-        src = A + r * lda + col;
-      } else {
-        ok = (r - rows_a) < b_rows && col < k1;
-        src = B + (r - rows_a) * ldb + col;
-      }
-      cpAsync16(st + r * kStride + (i % (kBK / 8)) * 8, ok ? src : A, ok);
-    }
-  };
+// First column of pipeline chunk c (c < chunks).
+template <ElemType E> __device__ __forceinline__ int chunkK(const TileJob<E>& j, int c) {
+  int idx = c + j.first;
+  if (idx >= j.chunks) idx -= j.chunks;
+  return j.k0 + idx * kBK;
+}
 
+// Copies rows [0, rows) x columns [kc, kc + kBK) of src into stage rows from
+// dst_row. Columns past k1 are zero-filled: they meet the other operand in the
+// dot products. Rows past the matrix are not copied at all: a row of A (of B)
+// only reaches the same row (column) of the result, which nobody reads.
+template <int kThreads, typename T>
+__device__ __forceinline__ void copyChunkRows(T* stage, int dst_row, const T* src, int64_t ld, int rows, int kc,
+                                              int k1) {
+  constexpr int kSegments = kBK / 8;  // 16-byte pieces per row: a power of two, so no division below
+  for (int i = threadIdx.x; i < rows * kSegments; i += kThreads) {
+    const int r = i / kSegments, seg = i % kSegments;
+    const int col = kc + seg * 8;
+    const bool ok = col < k1;
+    cpAsync16(stage + (dst_row + r) * kStride + seg * 8, ok ? src + r * ld + col : src, ok);
+  }
+}
+
+template <class C, typename T> __device__ __forceinline__ T* stageOf(T* ring, int c) {
+  return ring + (c % C::kStages) * C::kStageElems;
+}
+
+// The weight rows of the job's first kStages chunks (the whole ring), one
+// cp.async group per chunk (empty groups past the last chunk keep tileGemm's
+// group count right).
+template <ElemType E, int MT, int Stages, int Warps>
+__device__ void issueWeightPrologue(const TileJob<E>& j, typename Elem<E>::T* ring) {
+  using C = Cfg<MT, Stages, Warps>;
+  const int b_rows = min(j.nt * 8, j.b_rows);
 #pragma unroll
-  for (int c = 0; c < C::kStages - 1; ++c) {
-    if (c < chunks) load(c);
+  for (int c = 0; c < C::kStages; ++c) {
+    if (c < j.chunks) copyChunkRows<C::kThreads>(stageOf<C>(ring, c), MT * 16, j.b, j.ldb, b_rows, chunkK(j, c), j.k1);
     cpAsyncCommit();
   }
-  for (int c = 0; c < chunks; ++c) {
-    cpAsyncWait<C::kStages - 2>();
-    __syncthreads();
-    if (c + C::kStages - 1 < chunks) load(c + C::kStages - 1);
-    cpAsyncCommit();
+}
 
-    const T* as = ring + (c % C::kStages) * C::kStageElems;
-    const T* bs = as + rows_a * kStride;
+// acc[j] += the job's product for this warp's row tile mt and k16 steps, streamed
+// through the cp.async ring; issueWeightPrologue(job) must have run. The KS warps
+// of a row tile hold partial sums to be added up afterwards (stashPartials +
+// reducedSum).
+template <ElemType E, int MT, int Stages, int Warps>
+__device__ void tileGemm(const TileJob<E>& j, typename Elem<E>::T* ring, float (&acc)[kMaxNT][4]) {
+  using T = typename Elem<E>::T;
+  using C = Cfg<MT, Stages, Warps>;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int mt = warp % MT, kg = warp / MT;
+  const int a_rows = min(MT * 16, j.a_rows), b_rows = min(j.nt * 8, j.b_rows);
+
+  auto copyChunk = [&](int c) {  // activations and weights of chunk c
+    T* st = stageOf<C>(ring, c);
+    const int kc = chunkK(j, c);
+    copyChunkRows<C::kThreads>(st, 0, j.a, j.lda, a_rows, kc, j.k1);
+    copyChunkRows<C::kThreads>(st, MT * 16, j.b, j.ldb, b_rows, kc, j.k1);
+  };
+  // Groups: the prologue's kStages (weights), then the activations of those
+  // chunks, then chunk c + kStages - 1 at step c >= 1, into the slot chunk c - 1
+  // used. So chunk 0 needs every group so far, and chunk c >= kStages sits in
+  // group c + 1.
+  for (int c = 0; c < C::kStages && c < j.chunks; ++c) {
+    copyChunkRows<C::kThreads>(stageOf<C>(ring, c), 0, j.a, j.lda, a_rows, chunkK(j, c), j.k1);
+  }
+  cpAsyncCommit();
+  for (int c = 0; c < j.chunks; ++c) {
+    if (c == 0) {
+      cpAsyncWait<0>();
+    } else {
+      cpAsyncWait<C::kStages - 2>();
+    }
+    __syncthreads();
+    if (c > 0) {
+      if (c + C::kStages - 1 < j.chunks) copyChunk(c + C::kStages - 1);
+      cpAsyncCommit();
+    }
+
+    const T* as = stageOf<C>(ring, c);
+    const T* bs = as + MT * 16 * kStride;
 #pragma unroll
     for (int i = 0; i < (kBK / 16 + C::KS - 1) / C::KS; ++i) {
       const int ks = kg + i * C::KS;
@@ -174,11 +245,11 @@ __device__ void tileGemm(const typename Elem<E>::T* A, int64_t lda, int a_rows,
       uint32_t a[4];
       ldmatrixX4(a, as + (mt * 16 + (lane & 15)) * kStride + ks * 16 + (lane >> 4) * 8);
 #pragma unroll
-      for (int j = 0; j < kMaxNT; ++j) {
-        if (j < nt) {
+      for (int jt = 0; jt < kMaxNT; ++jt) {
+        if (jt < j.nt) {
           uint32_t b[2];
-          ldmatrixX2(b, bs + (j * 8 + (lane & 7)) * kStride + ks * 16 + ((lane >> 3) & 1) * 8);
-          mma16816<E>(acc[j], a, b);
+          ldmatrixX2(b, bs + (jt * 8 + (lane & 7)) * kStride + ks * 16 + ((lane >> 3) & 1) * 8);
+          mma16816<E>(acc[jt], a, b);
         }
       }
     }
@@ -219,7 +290,9 @@ __device__ void zero(float (&acc)[kMaxNT][4]) {
 }
 
 template <ElemType E, int MT, int Stages, int Warps>
-__global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) {
+// 8 warps: at most 128 registers a thread, so two blocks fit on a multiprocessor
+// where shared memory allows (the next launch's blocks start beside this one's).
+__global__ void __launch_bounds__(Warps * 32, Warps == 8 ? 2 : 1) smallMlpKernel(SmallArgs<E> p) {
   using T = typename Elem<E>::T;
   constexpr int kThreads = Cfg<MT, Stages, Warps>::kThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -230,7 +303,31 @@ __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) 
   const int a_width = p.a_groups * 8;  // hidden units per phase-A tile
   const int b_width = p.b_groups * 8;  // output columns per phase-B tile
   const int b_tiles = p.b_col_tiles * p.b_slices;
-  if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints] = globalTimer();
+  auto mark = [&](SmallTimelinePoint point) {
+    if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + point] = globalTimer();
+  };
+  mark(kTimelineStart);
+  // The next launch in the stream may start its blocks now (where they fit) and
+  // load its weights; it waits for this one to finish before anything else.
+  launchDependents();
+
+  auto phaseAJob = [&](int a) {
+    const int row0 = a * a_width * 2;  // first wgu row: gate/up interleaved by 8
+    return tileJob<E>(p.x, p.dim, p.m, p.wgu + int64_t(row0) * p.dim, p.dim, 2 * p.hidden - row0, 2 * p.a_groups, 0,
+                      p.dim, p.rotate_k ? blockIdx.x : 0);
+  };
+  auto phaseBJob = [&](int t) {
+    const int ct = t % p.b_col_tiles, s = t / p.b_col_tiles;
+    const int n0 = ct * b_width, k0 = s * p.slice_k;
+    return tileJob<E>(p.act, p.hidden, p.m, p.wd + int64_t(n0) * p.hidden, p.hidden, p.dim - n0, p.b_groups, k0,
+                      min(p.hidden, k0 + p.slice_k), p.rotate_k ? ct : 0);
+  };
+
+  // Weights are only read: the first tile's start before the previous kernel
+  // (which may have written x, y or this workspace) is done.
+  if (blockIdx.x < p.a_tiles) issueWeightPrologue<E, MT, Stages, Warps>(phaseAJob(blockIdx.x), ring);
+  gridDependencyWait();
+  mark(kTimelineDepsMet);
 
   // Optionally, phase B's down-projection weights go to L2 while phase A streams the rest.
   if (p.prefetch) {
@@ -245,11 +342,10 @@ __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) 
 
   // Phase A: act = gelu_tanh(x wg^T) * (x wu^T) for this block's hidden tiles.
   for (int a = blockIdx.x; a < p.a_tiles; a += gridDim.x) {
-    const int row0 = a * a_width * 2;  // first wgu row: gate/up interleaved by 8
+    const TileJob<E> job = phaseAJob(a);
+    if (a != int(blockIdx.x)) issueWeightPrologue<E, MT, Stages, Warps>(job, ring);
     zero(acc);
-    tileGemm<E, MT, Stages, Warps>(p.x, p.dim, p.m, p.wgu + int64_t(row0) * p.dim, p.dim,
-                                   2 * p.hidden - row0, 2 * p.a_groups, 0, p.dim,
-                                   p.rotate_k ? blockIdx.x : 0, ring, acc);
+    tileGemm<E, MT, Stages, Warps>(job, ring, acc);
     stashPartials<MT, Warps>(red, acc, 2 * p.a_groups);
     for (int i = tid; i < p.m * a_width; i += kThreads) {
       const int row = i / a_width, hl = i % a_width;
@@ -264,13 +360,15 @@ __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) 
     __syncthreads();
   }
 
-  if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + 1] = globalTimer();
+  // Phase B's first weights load while the grid waits at the barrier.
+  if (blockIdx.x < b_tiles) issueWeightPrologue<E, MT, Stages, Warps>(phaseBJob(blockIdx.x), ring);
+  mark(kTimelineADone);
   if (p.cooperative) {
     cg::this_grid().sync();
   } else {
     gridBarrier(p.barrier);
   }
-  if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + 2] = globalTimer();
+  mark(kTimelineBarrier);
 
   // Phase B: partial[s] = act[:, slice s] wd[cols, slice s]^T; the last slice of a
   // column tile to finish writes y for that tile.
@@ -278,11 +376,11 @@ __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) 
   for (int t = blockIdx.x; t < b_tiles; t += gridDim.x) {
     const int ct = t % p.b_col_tiles, s = t / p.b_col_tiles;
     const int n0 = ct * b_width;
-    const int k0 = s * p.slice_k, k1 = min(p.hidden, k0 + p.slice_k);
+    const TileJob<E> job = phaseBJob(t);
+    if (t != int(blockIdx.x)) issueWeightPrologue<E, MT, Stages, Warps>(job, ring);
     zero(acc);
-    tileGemm<E, MT, Stages, Warps>(p.act, p.hidden, p.m, p.wd + int64_t(n0) * p.hidden, p.hidden,
-                                   p.dim - n0, p.b_groups, k0, k1, p.rotate_k ? ct : 0, ring, acc);
-    if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + 3] = globalTimer();
+    tileGemm<E, MT, Stages, Warps>(job, ring, acc);
+    mark(kTimelineBGemm);
     stashPartials<MT, Warps>(red, acc, p.b_groups);
     // Partial sums of this slice: its own plane (deterministic) or atomics into plane 0.
     float* out = p.part + (p.atomic_reduce ? 0 : s * slice_stride);
@@ -296,13 +394,13 @@ __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) 
         __stcg(out + int64_t(row) * p.dim + n0 + c, v);
       }
     }
-    __threadfence();
+    // Release the partial sums with the arrival; the last block to arrive
+    // acquires everyone's (thread 0 for the block, through __syncthreads).
     __syncthreads();
-    if (tid == 0) last_arrival = atomicAdd(&p.counters[ct], 1u) == unsigned(p.b_slices - 1);
+    if (tid == 0) last_arrival = atomicAddAcqRel(&p.counters[ct], 1u) == unsigned(p.b_slices - 1);
     __syncthreads();
-    if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + 4] = globalTimer();
+    mark(kTimelinePublished);
     if (last_arrival) {
-      __threadfence();
       const int quads = b_width / 4;
       const int planes = p.atomic_reduce ? 1 : p.b_slices;
       for (int i = tid; i < p.m * quads; i += kThreads) {
@@ -310,12 +408,24 @@ __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) 
         if (col >= p.dim) continue;
         const int64_t off = int64_t(row) * p.dim + col;
         float4 s4 = __ldcg(reinterpret_cast<const float4*>(p.part + off));
-        for (int sl = 1; sl < planes; ++sl) {
-          const float4 v = __ldcg(reinterpret_cast<const float4*>(p.part + sl * slice_stride + off));
-          s4.x += v.x;
-          s4.y += v.y;
-          s4.z += v.z;
-          s4.w += v.w;
+        // Added in plane order, but loaded a batch at a time: one L2 round trip
+        // per batch rather than per plane.
+        constexpr int kBatch = 8;
+        for (int base = 1; base < planes; base += kBatch) {
+          float4 v[kBatch];
+#pragma unroll
+          for (int q = 0; q < kBatch; ++q) {
+            if (base + q < planes) v[q] = __ldcg(reinterpret_cast<const float4*>(p.part + (base + q) * slice_stride + off));
+          }
+#pragma unroll
+          for (int q = 0; q < kBatch; ++q) {
+            if (base + q < planes) {
+              s4.x += v[q].x;
+              s4.y += v[q].y;
+              s4.z += v[q].z;
+              s4.w += v[q].w;
+            }
+          }
         }
         typename Elem<E>::T2 o[2] = {Elem<E>::pack(s4.x, s4.y), Elem<E>::pack(s4.z, s4.w)};
         *reinterpret_cast<uint2*>(p.y + off) = *reinterpret_cast<const uint2*>(o);
@@ -326,7 +436,7 @@ __global__ void __launch_bounds__(Warps * 32, 1) smallMlpKernel(SmallArgs<E> p) 
     }
     __syncthreads();
   }
-  if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + 5] = globalTimer();
+  mark(kTimelineEnd);
 }
 
 int rowTilesFor(int64_t m) { return m <= 16 ? 1 : m <= 32 ? 2 : 4; }
@@ -346,8 +456,11 @@ template <ElemType E, int Warps> KernelChoice choiceFor(int mt, int stages) {
     case 14: return choice<E, 1, 4, Warps>();
     case 26: return choice<E, 2, 6, Warps>();
     case 24: return choice<E, 2, 4, Warps>();
+    case 13: return choice<E, 1, 3, Warps>();
     case 46: return choice<E, 4, 6, Warps>();
-    default: return choice<E, 4, 4, Warps>();
+    case 44: return choice<E, 4, 4, Warps>();
+    case 23: return choice<E, 2, 3, Warps>();
+    default: return choice<E, 4, 3, Warps>();
   }
 }
 
@@ -358,12 +471,22 @@ KernelChoice pickKernel(ElemType type, int mt, int stages, int warps) {
   return warps == 16 ? choiceFor<ElemType::FP16, 16>(mt, stages) : choiceFor<ElemType::FP16, 8>(mt, stages);
 }
 
-// Ring depth: 6 stages where shared memory allows (Hopper: 227 KB per block),
-// else 4 (sm_80 class: 163 KB).
-int stagesFor(ElemType type, int mt, int warps, int device) {
+// Blocks of the kernel that fit on one multiprocessor (0: not even one), after
+// raising its shared-memory limit (which fails when the device has too little).
+int blocksPerSm(const KernelChoice& k, int warps, int device) {
   int optin = 0;
   checkCuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "shared-memory limit");
-  return size_t(optin) >= pickKernel(type, mt, 6, warps).smem_bytes ? 6 : 4;
+  if (k.smem_bytes > size_t(optin)) return 0;
+  checkCuda(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(k.smem_bytes)),
+            "shared-memory limit of the small-token kernel");
+  // All of L1 as shared memory, so two blocks fit where the query says they can.
+  checkCuda(cudaFuncSetAttribute(k.kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared),
+            "shared-memory carveout of the small-token kernel");
+  int per_sm = 0;
+  checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, warps * 32, k.smem_bytes),
+            "occupancy of the small-token kernel");
+  return per_sm;
 }
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -396,9 +519,14 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
     throw std::invalid_argument("the small-token kernel runs 8 or 16 warps per block, not " +
                                 std::to_string(tuning.warps));
   }
-  int sms = 0, coop = 0;
+  if (tuning.stages != 0 && tuning.stages != 3 && tuning.stages != 4 && tuning.stages != 6) {
+    throw std::invalid_argument("the small-token kernel's ring has 3, 4 or 6 stages, not " +
+                                std::to_string(tuning.stages));
+  }
+  int sms = 0, coop = 0, major = 0;
   checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "multiprocessor count");
   checkCuda(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device), "cooperative launch query");
+  checkCuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "compute capability");
   if (!coop) throw std::invalid_argument("the device does not support cooperative launches");
 
   SmallMlpPlan plan;
@@ -408,19 +536,38 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   const int mt = rowTilesFor(m);
   // H100, dim 768, hidden 3072: 16 warps 4-9% faster from 17 tokens on, 3-5% slower at 1-16.
   plan.warps = tuning.warps != 0 ? tuning.warps : mt == 1 ? 8 : 16;
-  plan.stages = stagesFor(type, mt, plan.warps, device);
-  const KernelChoice k = pickKernel(type, mt, plan.stages, plan.warps);
-  plan.smem_bytes = k.smem_bytes;
-  checkCuda(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem_bytes)),
-            "shared-memory limit of the small-token kernel");
+  // Where programmatic dependent launch exists (sm_90+), the next forward starts
+  // its blocks and weight loads while this one finishes. It does not start a
+  // cooperative launch early (measured on an H100), so those launches are
+  // ordinary ones with the kernel's own grid barrier.
+  plan.pdl = major >= 9;
+  plan.cooperative = !plan.pdl;
+  // Ring depth: the first of `depths` whose blocks fit two to a multiprocessor
+  // when the next launch can start beside this one, else the first that fits.
   int per_sm = 0;
-  checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.kernel, plan.warps * 32, plan.smem_bytes),
-            "occupancy of the small-token kernel");
-  if (per_sm < 1) throw std::invalid_argument("the small-token kernel does not fit on this device");
+  // With the early start, shallower rings measured faster (H100, dim 768, hidden
+  // 3072, us per launch, 3/4/6 stages: 8 warps 1 token 11.2/11.3/11.7, 16 tokens
+  // 12.2/12.4/12.6; 16 warps 64 tokens 20.6/21.5/21.7): the next launch's early
+  // loads compete less with this one's. Without it, the deepest ring is best.
+  const std::array<int, 3> depths = plan.pdl ? std::array<int, 3>{3, 4, 6} : std::array<int, 3>{6, 4, 3};
+  for (int want : {plan.pdl ? 2 : 1, 1}) {
+    for (int stages : depths) {
+      if (tuning.stages != 0 && stages != tuning.stages) continue;
+      per_sm = blocksPerSm(pickKernel(type, mt, stages, plan.warps), plan.warps, device);
+      if (per_sm >= want) {
+        plan.stages = stages;
+        break;
+      }
+    }
+    if (plan.stages != 0) break;
+  }
+  if (plan.stages == 0) throw std::invalid_argument("the small-token kernel does not fit on this device");
+  plan.smem_bytes = pickKernel(type, mt, plan.stages, plan.warps).smem_bytes;
+  plan.blocks_per_sm = per_sm;
   plan.grid = sms;
 
   const int64_t h8 = hidden / 8, d8 = dim / 8;
-  plan.a_groups = int(std::clamp<int64_t>(tuning.a_groups > 0 ? tuning.a_groups : ceilDiv(h8, plan.grid), 1, 4));
+  plan.a_groups = int(std::clamp<int64_t>(tuning.a_groups > 0 ? tuning.a_groups : ceilDiv(h8, plan.grid), 1, kMaxNT / 2));
   plan.a_tiles = int(ceilDiv(h8, plan.a_groups));
   plan.b_groups = int(std::clamp<int64_t>(tuning.b_groups > 0 ? tuning.b_groups : ceilDiv(d8, 16), 1, kMaxNT));
   plan.b_col_tiles = int(ceilDiv(d8, plan.b_groups));
@@ -472,14 +619,24 @@ void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, cons
   }
   void* kernel_args[] = {arg_ptr};
   void* kernel = pickKernel(type, rowTilesFor(plan.m), plan.stages, plan.warps).kernel;
-  const dim3 block(plan.warps * 32);
+  cudaLaunchAttribute attrs[2];
+  unsigned n_attrs = 0;
   if (plan.cooperative) {
-    checkCuda(cudaLaunchCooperativeKernel(kernel, dim3(plan.grid), block, kernel_args, plan.smem_bytes, stream),
-              "small-token kernel launch");
-  } else {
-    checkCuda(cudaLaunchKernel(kernel, dim3(plan.grid), block, kernel_args, plan.smem_bytes, stream),
-              "small-token kernel launch");
+    attrs[n_attrs].id = cudaLaunchAttributeCooperative;
+    attrs[n_attrs++].val.cooperative = 1;
   }
+  if (plan.pdl) {
+    attrs[n_attrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[n_attrs++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(plan.grid);
+  config.blockDim = dim3(plan.warps * 32);
+  config.dynamicSmemBytes = plan.smem_bytes;
+  config.stream = stream;
+  config.attrs = attrs;
+  config.numAttrs = n_attrs;
+  checkCuda(cudaLaunchKernelExC(&config, kernel, kernel_args), "small-token kernel launch");
 }
 
 }  // namespace fuselab::fusedmlp

@@ -144,19 +144,24 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
                          gridName);
 
 // Every configuration of the one-launch kernel (K rotation, atomic or fixed-order
-// reduction, cooperative or ordinary launch, 8 or 16 warps), driven directly,
-// twice in a row on one workspace: the second launch checks that the first left
-// it ready.
+// reduction, cooperative or ordinary launch, 8 or 16 warps, ring depth, early
+// start of the next launch), driven directly, twice in a row on one workspace:
+// the second launch checks that the first left it ready.
 TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
   struct Config {
     bool rotate, atomic, cooperative;
-    int warps;
+    int warps, stages;  // stages 0: the planner's
+    bool pdl;
   };
-  const Config configs[] = {{true, false, true, 8},  {false, false, true, 8}, {true, true, true, 8},
-                            {false, true, true, 8},  {true, false, false, 8}, {true, false, true, 16},
-                            {false, true, true, 16}, {true, false, false, 16}};
+  const Config configs[] = {{true, false, true, 8, 0, true},    {false, false, true, 8, 0, false},
+                            {true, true, true, 8, 0, true},     {false, true, true, 8, 0, false},
+                            {true, false, false, 8, 0, true},   {true, false, true, 16, 0, true},
+                            {false, true, true, 16, 0, false},  {true, false, false, 16, 0, false},
+                            {true, false, true, 8, 3, true},    {true, false, false, 8, 4, true},
+                            {true, true, false, 16, 3, true},   {true, false, false, 16, 0, true},
+                            {false, false, false, 8, 0, true}};
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
@@ -170,17 +175,21 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
         for (const Config& c : configs) {
           fm::SmallMlpTuning tuning;
           tuning.warps = c.warps;
+          tuning.stages = c.stages;
           fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, shape.dim, shape.hidden, type, 0, tuning);
           ASSERT_EQ(plan.warps, c.warps);
+          if (c.stages != 0) ASSERT_EQ(plan.stages, c.stages);
           plan.rotate_k = c.rotate;
           plan.atomic_reduce = c.atomic;
           plan.cooperative = c.cooperative;
+          plan.pdl = plan.pdl && c.pdl;  // where the device has it
           const at::Tensor ws = at::zeros({int64_t(plan.workspace_bytes)}, in.x.options().dtype(at::kByte));
           const std::string what = "tokens " + std::to_string(tokens) + ", dim " + std::to_string(shape.dim) +
                                    ", hidden " + std::to_string(shape.hidden) + (dtype == at::kHalf ? ", fp16" : ", bf16") +
                                    ", rotate " + std::to_string(c.rotate) + ", atomic " + std::to_string(c.atomic) +
                                    ", cooperative " + std::to_string(c.cooperative) + ", warps " +
-                                   std::to_string(c.warps);
+                                   std::to_string(c.warps) + ", stages " + std::to_string(plan.stages) + ", pdl " +
+                                   std::to_string(plan.pdl);
           for (int launch = 0; launch < 2; ++launch) {
             at::Tensor y = at::full_like(in.x, std::numeric_limits<float>::quiet_NaN());
             fm::launchSmallMlp(plan, type, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(),
@@ -197,11 +206,56 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   }
 }
 
+// With the early start (pdl), a launch loads its weights while the previous one
+// is still running. A chain of back-to-back launches where each output is the
+// next input, on one workspace, must give the same bits as the same chain with
+// every launch waiting for the previous one.
+TEST(FusedMlp, SmallKernelChainedLaunchesStartEarlySafely) {
+  SKIP_WITHOUT_GPU();
+  namespace fm = fusedmlp;
+  for (int64_t tokens : {1, 64}) {
+    const Inputs in = randomInputs(tokens, 768, 3072, at::kBFloat16, 900 + tokens);
+    // GeGLU is quadratic in x, so along a chain the scale squares at every link:
+    // these factors keep it near 1 for the chain's few links (checked below).
+    FusedMlp mlp(in.gate * 1.3, in.up * 1.3, in.down);
+    fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, 768, 3072, fm::ElemType::BF16, 0);
+    if (!plan.pdl) {
+      GTEST_SKIP() << "this GPU has no programmatic dependent launch (compute capability 9.0 and newer)";
+    }
+    constexpr int kChain = 6;
+    auto chain = [&](bool pdl) {
+      fm::SmallMlpPlan p = plan;
+      p.pdl = pdl;
+      const at::Tensor ws = at::zeros({int64_t(p.workspace_bytes)}, in.x.options().dtype(at::kByte));
+      std::vector<at::Tensor> out{in.x};
+      for (int i = 0; i < kChain; ++i) out.push_back(at::full_like(in.x, std::numeric_limits<float>::quiet_NaN()));
+      c10::cuda::device_synchronize();
+      for (int i = 0; i < kChain; ++i) {
+        fm::launchSmallMlp(p, fm::ElemType::BF16, out[i].data_ptr(), mlp.gateUpInterleaved().data_ptr(),
+                           mlp.downWeight().data_ptr(), out[i + 1].data_ptr(), ws.data_ptr(),
+                           at::cuda::getCurrentCUDAStream().stream());
+      }
+      c10::cuda::device_synchronize();
+      return out;
+    };
+    const std::vector<at::Tensor> serial = chain(false), early = chain(true);
+    for (int i = 1; i <= kChain; ++i) {
+      const double norm = serial[i].to(at::kFloat).norm().item<double>();
+      ASSERT_TRUE(std::isfinite(norm) && norm > 1e-3)
+          << "link " << i << " has norm " << norm << ": the chain blew up or faded out, so it would prove nothing";
+      EXPECT_TRUE(at::equal(serial[i], early[i])) << "tokens " << tokens << ", link " << i;
+    }
+  }
+}
+
 // Checked before any CUDA call, so this runs without a GPU too.
-TEST(FusedMlp, SmallKernelPlannerRejectsOtherWarpCounts) {
+TEST(FusedMlp, SmallKernelPlannerRejectsOtherWarpCountsAndRingDepths) {
   namespace fm = fusedmlp;
   fm::SmallMlpTuning tuning;
   tuning.warps = 12;
+  EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
+  tuning.warps = 8;
+  tuning.stages = 5;
   EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
 }
 
