@@ -289,9 +289,9 @@ __device__ void zero(float (&acc)[kMaxNT][4]) {
     for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
 }
 
-template <ElemType E, int MT, int Stages, int Warps>
 // 8 warps: at most 128 registers a thread, so two blocks fit on a multiprocessor
 // where shared memory allows (the next launch's blocks start beside this one's).
+template <ElemType E, int MT, int Stages, int Warps>
 __global__ void __launch_bounds__(Warps * 32, Warps == 8 ? 2 : 1) smallMlpKernel(SmallArgs<E> p) {
   using T = typename Elem<E>::T;
   constexpr int kThreads = Cfg<MT, Stages, Warps>::kThreads;
@@ -323,8 +323,9 @@ __global__ void __launch_bounds__(Warps * 32, Warps == 8 ? 2 : 1) smallMlpKernel
                       min(p.hidden, k0 + p.slice_k), p.rotate_k ? ct : 0);
   };
 
-  // Weights are only read: the first tile's start before the previous kernel
-  // (which may have written x, y or this workspace) is done.
+  // The first tile's weights are asked for before waiting on the previous kernel
+  // in the stream (which may have written x, y or this workspace): no kernel
+  // writes weights.
   if (blockIdx.x < p.a_tiles) issueWeightPrologue<E, MT, Stages, Warps>(phaseAJob(blockIdx.x), ring);
   gridDependencyWait();
   mark(kTimelineDepsMet);
