@@ -195,11 +195,11 @@ void smallKernelExperiments() {
       const char* name;
       bool prefetch, rotate, atomic;
       int warps, stages;  // 0: the planner's
-      int launch;         // 0: the planner's, 1: ordinary with early start (pdl), 2: ordinary, 3: cooperative
+      int launch;         // 0: the planner's, 1: ordinary without early start, 2: cooperative
     };
     const Config configs[] = {{"default", false, true, false, 0, 0, 0},
-                              {"ordinary launch, no early start", false, true, false, 0, 0, 2},
-                              {"cooperative launch", false, true, false, 0, 0, 3},
+                              {"ordinary launch, no early start", false, true, false, 0, 0, 1},
+                              {"cooperative launch", false, true, false, 0, 0, 2},
                               {"8 warps", false, true, false, 8, 0, 0},
                               {"16 warps", false, true, false, 16, 0, 0},
                               {"8 warps, 4 stages", false, true, false, 8, 4, 0},
@@ -222,8 +222,8 @@ void smallKernelExperiments() {
       plan.rotate_k = c.rotate;
       plan.atomic_reduce = c.atomic;
       if (c.launch != 0) {
-        plan.pdl = plan.pdl && c.launch == 1;
-        plan.cooperative = c.launch == 3;
+        plan.pdl = false;
+        plan.cooperative = c.launch == 2;
       }
       const at::Tensor ws = at::zeros({int64_t(plan.workspace_bytes)}, bf.dtype(at::kByte));
       constexpr int P = fm::kSmallTimelinePoints;

@@ -217,16 +217,16 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
         st.small_ws = at::zeros({int64_t(plan.workspace_bytes)},
                                 at::TensorOptions().dtype(at::kByte).device(at::kCUDA, device_));
       }
+      fm::SmallMlpPlan after_copies;
+      const fm::SmallMlpPlan* launch = &plan;
       if (st.weights_just_written) {
-        fm::SmallMlpPlan after_copies = plan;
+        after_copies = plan;
         after_copies.pdl = false;
-        fm::launchSmallMlp(after_copies, type, x.data_ptr(), wgu_.data_ptr(), down_.data_ptr(), y.data_ptr(),
-                           st.small_ws.data_ptr(), stream);
+        launch = &after_copies;
         st.weights_just_written = false;
-      } else {
-        fm::launchSmallMlp(plan, type, x.data_ptr(), wgu_.data_ptr(), down_.data_ptr(), y.data_ptr(),
-                           st.small_ws.data_ptr(), stream);
       }
+      fm::launchSmallMlp(*launch, type, x.data_ptr(), wgu_.data_ptr(), down_.data_ptr(), y.data_ptr(),
+                         st.small_ws.data_ptr(), stream);
       break;
     }
     case FusedMlpPath::Large:
