@@ -143,7 +143,7 @@ template <ElemType E> struct TileJob {
   int a_rows;
   const T* b;
   int64_t ldb;
-  int b_rows;
+  int b_rows;  // weight rows to copy: the tile's, or fewer at the matrix's end
   int nt;      // n8 tiles of B
   int k0, k1;
   int chunks;  // of kBK columns
@@ -154,7 +154,7 @@ template <ElemType E>
 __device__ TileJob<E> tileJob(const typename Elem<E>::T* a, int64_t lda, int a_rows, const typename Elem<E>::T* b,
                               int64_t ldb, int b_rows, int nt, int k0, int k1, int rotate) {
   const int chunks = (k1 - k0 + kBK - 1) / kBK;
-  return {a, lda, a_rows, b, ldb, b_rows, nt, k0, k1, chunks, chunks > 0 ? rotate % chunks : 0};
+  return {a, lda, a_rows, b, ldb, min(nt * 8, b_rows), nt, k0, k1, chunks, chunks > 0 ? rotate % chunks : 0};
 }
 
 // First column of pipeline chunk c (c < chunks).
@@ -190,10 +190,9 @@ template <class C, typename T> __device__ __forceinline__ T* stageOf(T* ring, in
 template <ElemType E, int MT, int Stages, int Warps>
 __device__ void issueWeightPrologue(const TileJob<E>& j, typename Elem<E>::T* ring) {
   using C = Cfg<MT, Stages, Warps>;
-  const int b_rows = min(j.nt * 8, j.b_rows);
 #pragma unroll
   for (int c = 0; c < C::kStages; ++c) {
-    if (c < j.chunks) copyChunkRows<C::kThreads>(stageOf<C>(ring, c), MT * 16, j.b, j.ldb, b_rows, chunkK(j, c), j.k1);
+    if (c < j.chunks) copyChunkRows<C::kThreads>(stageOf<C>(ring, c), MT * 16, j.b, j.ldb, j.b_rows, chunkK(j, c), j.k1);
     cpAsyncCommit();
   }
 }
@@ -208,13 +207,13 @@ __device__ void tileGemm(const TileJob<E>& j, typename Elem<E>::T* ring, float (
   using C = Cfg<MT, Stages, Warps>;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int mt = warp % MT, kg = warp / MT;
-  const int a_rows = min(MT * 16, j.a_rows), b_rows = min(j.nt * 8, j.b_rows);
+  const int a_rows = min(MT * 16, j.a_rows);
 
   auto copyChunk = [&](int c) {  // activations and weights of chunk c
     T* st = stageOf<C>(ring, c);
     const int kc = chunkK(j, c);
     copyChunkRows<C::kThreads>(st, 0, j.a, j.lda, a_rows, kc, j.k1);
-    copyChunkRows<C::kThreads>(st, MT * 16, j.b, j.ldb, b_rows, kc, j.k1);
+    copyChunkRows<C::kThreads>(st, MT * 16, j.b, j.ldb, j.b_rows, kc, j.k1);
   };
   // Groups: the prologue's kStages (weights), then the activations of those
   // chunks, then chunk c + kStages - 1 at step c >= 1, into the slot chunk c - 1
@@ -543,24 +542,22 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   // ordinary ones with the kernel's own grid barrier.
   plan.pdl = major >= 9;
   plan.cooperative = !plan.pdl;
-  // Ring depth: the first of `depths` whose blocks fit two to a multiprocessor
-  // when the next launch can start beside this one, else the first that fits.
-  int per_sm = 0;
-  // With the early start, shallower rings measured faster (H100, dim 768, hidden
-  // 3072, us per launch, 3/4/6 stages: 8 warps 1 token 11.2/11.3/11.7, 16 tokens
-  // 12.2/12.4/12.6; 16 warps 64 tokens 20.6/21.5/21.7): the next launch's early
-  // loads compete less with this one's. Without it, the deepest ring is best.
+  // Ring depth: the first of `depths` that fits. With the early start, shallower
+  // rings measured faster (H100, dim 768, hidden 3072, us per launch, 3/4/6
+  // stages: 8 warps 1 token 11.2/11.3/11.7, 16 tokens 12.2/12.4/12.6; 16 warps
+  // 64 tokens 20.6/21.5/21.7): the next launch's early loads compete less with
+  // this one's, and the shallowest ring is also the likeliest to fit two blocks
+  // to a multiprocessor, the next launch's beside this one's. Without it, the
+  // deepest ring is best.
   const std::array<int, 3> depths = plan.pdl ? std::array<int, 3>{3, 4, 6} : std::array<int, 3>{6, 4, 3};
-  for (int want : {plan.pdl ? 2 : 1, 1}) {
-    for (int stages : depths) {
-      if (tuning.stages != 0 && stages != tuning.stages) continue;
-      per_sm = blocksPerSm(pickKernel(type, mt, stages, plan.warps), plan.warps, device);
-      if (per_sm >= want) {
-        plan.stages = stages;
-        break;
-      }
+  int per_sm = 0;
+  for (int stages : depths) {
+    if (tuning.stages != 0 && stages != tuning.stages) continue;
+    per_sm = blocksPerSm(pickKernel(type, mt, stages, plan.warps), plan.warps, device);
+    if (per_sm >= 1) {
+      plan.stages = stages;
+      break;
     }
-    if (plan.stages != 0) break;
   }
   if (plan.stages == 0) throw std::invalid_argument("the small-token kernel does not fit on this device");
   plan.smem_bytes = pickKernel(type, mt, plan.stages, plan.warps).smem_bytes;
