@@ -62,10 +62,6 @@ std::vector<std::unique_ptr<Workload>>& keep() {
   static std::vector<std::unique_ptr<Workload>> k;
   return k;
 }
-std::vector<std::shared_ptr<FusedMlp>>& keepMlps() {
-  static std::vector<std::shared_ptr<FusedMlp>> k;
-  return k;
-}
 
 std::string rowName(const Row& r) { return "M=" + std::to_string(r.tokens) + "/" + r.variant; }
 
@@ -92,18 +88,6 @@ void addWorkloadRow(int64_t tokens, const std::string& label, const std::string&
   auto next = std::make_shared<size_t>(0);
   rows().push_back({tokens, label, ws[0]->flopsPerForward(), ws[0]->weightBytes(),
                     [ws, next] { ws[(*next)++ % ws.size()]->forward(); }, [w = ws[0]] { w->synchronize(); }});
-}
-
-// The small kernel with its (default off) L2 weight prefetch, on the fused workload's tensors.
-void addPrefetchRow(int64_t tokens) {
-  auto* w = dynamic_cast<TorchWorkload*>(build("fused_mlp", "small", tokens, false, 42));
-  auto mlp = std::make_shared<FusedMlp>(w->weights()[0], w->weights()[1], w->weights()[2]);
-  mlp->setSmallPrefetch(true);
-  keepMlps().push_back(mlp);
-  const at::Tensor x = w->input();
-  auto y = std::make_shared<at::Tensor>(at::empty_like(x));
-  rows().push_back({tokens, "fused small, with L2 prefetch", w->flopsPerForward(), w->weightBytes(),
-                    [mlp, x, y] { mlp->forward(x, *y, FusedMlpPath::Small); }, [w] { w->synchronize(); }});
 }
 
 // The cuBLAS down GEMM alone, to split the large path's time between its two kernels.
@@ -176,51 +160,64 @@ void printTable() {
 // per-block phase timeline (%globaltimer): where the time of one launch goes.
 void smallKernelExperiments() {
   namespace fm = fusedmlp;
-  std::printf("\nsmall-token kernel, dim %ld, hidden %ld, bf16: configurations and phase timelines (us).\n"
+  std::printf("\nsmall-token kernels, dim %ld, hidden %ld, bf16: configurations and phase timelines (us).\n"
               "Alone (a launch after a synchronize; latest block, after the first block starts): phase A done,\n"
-              "past the grid barrier, phase-B GEMM done, partials published, end (the kernel's span).\n"
+              "past the grid barrier, phase-B GEMM done, partials published, end (the kernel's span). One pass:\n"
+              "act written (and shared in the cluster), -, down GEMM and atomics issued, arrived, end.\n"
               "Next (the second of two back-to-back launches, after the first one ends; negative = while it\n"
               "runs): its first block starts, its first block gets past the dependency wait, its last block ends.\n"
               "blocks: per multiprocessor that fit\n",
               long(kDim), long(kHidden));
-  std::printf("%7s  %-32s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s\n", "tokens", "configuration", "us/launch",
-              "A done", "barrier", "B gemm", "publish", "end", "start", "deps", "end", "rel.err", "blocks");
+  std::printf("%7s  %-40s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s %5s\n", "tokens", "configuration",
+              "us/launch", "A done", "barrier", "B gemm", "publish", "end", "start", "deps", "end", "rel.err", "blocks",
+              "grid");
   const at::TensorOptions bf = at::TensorOptions().dtype(at::kBFloat16).device(at::kCUDA, 0);
-  for (int64_t tokens : {int64_t(1), int64_t(16), int64_t(64)}) {
+  for (int64_t tokens : {int64_t(1), int64_t(16), int64_t(32), int64_t(64)}) {
     const at::Tensor x = at::randn({tokens, kDim}, bf);
     FusedMlp mlp(at::randn({kHidden, kDim}, bf) / 27.7, at::randn({kHidden, kDim}, bf) / 27.7,
                  at::randn({kDim, kHidden}, bf) / 55.4);
-    const at::Tensor ref = mlp.forward(x, FusedMlpPath::Small).to(at::kFloat);
+    const at::Tensor ref = mlp.forward(x, FusedMlpPath::SmallDeterministic).to(at::kFloat);
+    constexpr fm::SmallMlpKernel kAuto = fm::SmallMlpKernel::Auto, kOne = fm::SmallMlpKernel::OnePass,
+                                 kTwo = fm::SmallMlpKernel::TwoPhase;
     struct Config {
       const char* name;
+      fm::SmallMlpKernel kernel;
       bool prefetch, rotate, atomic;
-      int warps, stages;  // 0: the planner's
-      int launch;         // 0: the planner's, 1: ordinary without early start, 2: cooperative
+      int warps, stages, groups;  // 0: the planner's
+      int launch;                 // 0: the planner's, 1: ordinary without early start, 2: cooperative
+      int cluster = 0;            // one pass: blocks per cluster (0: the planner's)
     };
-    const Config configs[] = {{"default", false, true, false, 0, 0, 0},
-                              {"ordinary launch, no early start", false, true, false, 0, 0, 1},
-                              {"cooperative launch", false, true, false, 0, 0, 2},
-                              {"8 warps", false, true, false, 8, 0, 0},
-                              {"16 warps", false, true, false, 16, 0, 0},
-                              {"8 warps, 4 stages", false, true, false, 8, 4, 0},
-                              {"8 warps, 6 stages", false, true, false, 8, 6, 0},
-                              {"16 warps, 4 stages", false, true, false, 16, 4, 0},
-                              {"16 warps, 6 stages", false, true, false, 16, 6, 0},
-                              {"8 warps, 3 stages", false, true, false, 8, 3, 0},
-                              {"16 warps, 3 stages", false, true, false, 16, 3, 0},
-                              {"no K rotation", false, false, false, 0, 0, 0},
-                              {"atomic reduction", false, true, true, 0, 0, 0},
-                              {"atomic, 8 warps", false, true, true, 8, 0, 0},
-                              {"atomic, 16 warps, 3 stages", false, true, true, 16, 3, 0},
-                              {"with L2 prefetch", true, true, false, 0, 0, 0}};
+    const Config configs[] = {{"default", kAuto, false, true, false, 0, 0, 0, 0},
+                              {"one pass", kOne, false, true, true, 0, 0, 0, 0},
+                              {"one pass, no clusters", kOne, false, true, true, 0, 0, 0, 0, 1},
+                              {"one pass, no early start", kOne, false, true, true, 0, 0, 0, 1},
+                              {"one pass, clusters of 4", kOne, false, true, true, 0, 0, 0, 0, 4},
+                              {"one pass, clusters of 8", kOne, false, true, true, 0, 0, 0, 0, 8},
+                              {"one pass, 4 groups, clusters of 4", kOne, false, true, true, 0, 0, 4, 0, 4},
+                              {"one pass, 2 groups/block", kOne, false, true, true, 0, 0, 2, 0},
+                              {"one pass, 4 groups/block", kOne, false, true, true, 0, 0, 4, 0},
+                              {"two phases", kTwo, false, true, false, 0, 0, 0, 0},
+                              {"two phases, no early start", kTwo, false, true, false, 0, 0, 0, 1},
+                              {"two phases, cooperative launch", kTwo, false, true, false, 0, 0, 0, 2},
+                              {"two phases, 8 warps", kTwo, false, true, false, 8, 0, 0, 0},
+                              {"two phases, 16 warps", kTwo, false, true, false, 16, 0, 0, 0},
+                              {"two phases, 8 warps, 6 stages", kTwo, false, true, false, 8, 6, 0, 0},
+                              {"two phases, no K rotation", kTwo, false, false, false, 0, 0, 0, 0},
+                              {"two phases, atomic reduction", kTwo, false, true, true, 0, 0, 0, 0},
+                              {"two phases, with L2 prefetch", kTwo, true, true, false, 0, 0, 0, 0}};
     for (const Config& c : configs) {
       fm::SmallMlpTuning tuning;
+      tuning.kernel = c.kernel;
       tuning.warps = c.warps;
       tuning.stages = c.stages;
+      tuning.a_groups = c.groups;
+      tuning.cluster = c.cluster;
       fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0, tuning);
-      plan.prefetch_weights = c.prefetch;
-      plan.rotate_k = c.rotate;
-      plan.atomic_reduce = c.atomic;
+      if (!plan.one_pass) {
+        plan.prefetch_weights = c.prefetch;
+        plan.rotate_k = c.rotate;
+        plan.atomic_reduce = c.atomic;
+      }
       if (c.launch != 0) {
         plan.pdl = false;
         plan.cooperative = c.launch == 2;
@@ -274,11 +271,13 @@ void smallKernelExperiments() {
         return v[v.size() / 2];
       };
       const double err = ((y.to(at::kFloat) - ref).norm() / ref.norm()).item<double>();
-      std::printf("%7ld  %-32s %9.1f %7.1f %8.1f %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM\n", long(tokens),
-                  c.name, per * 1e6, median(alone[fm::kTimelineADone]), median(alone[fm::kTimelineBarrier]),
-                  median(alone[fm::kTimelineBGemm]), median(alone[fm::kTimelinePublished]),
-                  median(alone[fm::kTimelineEnd]), median(next_start), median(next_deps), median(next_end), err,
-                  plan.blocks_per_sm);
+      char barrier[16] = "-";  // the one-pass kernel has none
+      if (!plan.one_pass) std::snprintf(barrier, sizeof barrier, "%.1f", median(alone[fm::kTimelineBarrier]));
+      std::printf("%7ld  %-40s %9.1f %7.1f %8s %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM %5d\n",
+                  long(tokens), c.name, per * 1e6, median(alone[fm::kTimelineADone]), barrier,
+                  median(alone[fm::kTimelineBGemm]),
+                  median(alone[fm::kTimelinePublished]), median(alone[fm::kTimelineEnd]), median(next_start),
+                  median(next_deps), median(next_end), err, plan.blocks_per_sm, plan.grid);
     }
   }
 }
@@ -295,6 +294,10 @@ int main(int argc, char** argv) {
   // Start CUDA (context and LibTorch's allocator) before the first makeWorkload:
   // its free-memory check reads allocator statistics, which exist only after that.
   at::empty({1}, at::TensorOptions().device(at::kCUDA, 0));
+  if (argc == 2 && std::string(argv[1]) == "--small_kernels") {  // only the small-token kernel section
+    smallKernelExperiments();
+    return 0;
+  }
   for (int64_t tokens : kTokens) {
     addWorkloadRow(tokens, "eager", "mlp", "geglu", false);
     addWorkloadRow(tokens, "eager, CUDA graph", "mlp", "geglu", true);
@@ -303,13 +306,14 @@ int main(int argc, char** argv) {
     if (tokens <= kFusedMlpSmallMaxTokens) {
       addWorkloadRow(tokens, "eager, CUDA graph, L2-cold", "mlp", "geglu", true, 4);
       addWorkloadRow(tokens, "fused (auto), L2-cold", "fused_mlp", "auto", false, 4);
-      addPrefetchRow(tokens);
+      addWorkloadRow(tokens, "fused small_deterministic", "fused_mlp", "small_deterministic", false);
     } else {
       addWorkloadRow(tokens, "fused large_mma (portable kernel)", "fused_mlp", "large_mma", false);
       addDownGemmRow(tokens);
     }
   }
-  // With a --benchmark_filter (e.g. under a profiler) only the chosen rows run.
+  // With a --benchmark_filter (e.g. under a profiler) only the chosen rows run;
+  // --small_kernels runs only the small-token kernel section.
   bool filtered = false;
   for (int i = 1; i < argc; ++i) filtered |= std::string(argv[i]).rfind("--benchmark_filter", 0) == 0;
   for (const Row& r : rows()) {

@@ -27,12 +27,15 @@ constexpr int64_t kMaxSide = 65536;
 constexpr int64_t kMaxElements = (int64_t(1) << 31) - 1;
 }  // namespace
 
-std::vector<std::string> fusedMlpPathNames() { return {"auto", "small", "large", "large_mma", "liger"}; }
+std::vector<std::string> fusedMlpPathNames() {
+  return {"auto", "small", "small_deterministic", "large", "large_mma", "liger"};
+}
 
 std::string fusedMlpPathName(FusedMlpPath path) {
   switch (path) {
     case FusedMlpPath::Auto: return "auto";
     case FusedMlpPath::Small: return "small";
+    case FusedMlpPath::SmallDeterministic: return "small_deterministic";
     case FusedMlpPath::Large: return "large";
     case FusedMlpPath::LargeMma: return "large_mma";
     case FusedMlpPath::Liger: return "liger";
@@ -43,10 +46,12 @@ std::string fusedMlpPathName(FusedMlpPath path) {
 FusedMlpPath parseFusedMlpPath(const std::string& name) {
   if (name.empty() || name == "auto") return FusedMlpPath::Auto;
   if (name == "small") return FusedMlpPath::Small;
+  if (name == "small_deterministic") return FusedMlpPath::SmallDeterministic;
   if (name == "large") return FusedMlpPath::Large;
   if (name == "large_mma") return FusedMlpPath::LargeMma;
   if (name == "liger") return FusedMlpPath::Liger;
-  throw WorkloadError("unknown fused_mlp variant '" + name + "' (choose auto, small, large, large_mma or liger)");
+  throw WorkloadError("unknown fused_mlp variant '" + name +
+                      "' (choose auto, small, small_deterministic, large, large_mma or liger)");
 }
 
 void checkFusedMlpShape(int64_t tokens, int64_t dim, int64_t hidden, FusedMlpPath path) {
@@ -64,8 +69,9 @@ void checkFusedMlpShape(int64_t tokens, int64_t dim, int64_t hidden, FusedMlpPat
     throw WorkloadError("fused_mlp: tokens * max(dim, hidden) = " + std::to_string(tokens) + " * " +
                         std::to_string(std::max(dim, hidden)) + " is over 2^31 - 1 elements; use fewer tokens");
   }
-  if (path == FusedMlpPath::Small && tokens > kFusedMlpSmallMaxTokens) {
-    throw WorkloadError("fused_mlp variant small runs the one-launch kernel, which takes at most " +
+  if ((path == FusedMlpPath::Small || path == FusedMlpPath::SmallDeterministic) && tokens > kFusedMlpSmallMaxTokens) {
+    throw WorkloadError("fused_mlp variant " + fusedMlpPathName(path) +
+                        " runs the one-launch kernel, which takes at most " +
                         std::to_string(kFusedMlpSmallMaxTokens) + " tokens (batch * seq = " +
                         std::to_string(tokens) + "): use auto or large");
   }
@@ -73,7 +79,8 @@ void checkFusedMlpShape(int64_t tokens, int64_t dim, int64_t hidden, FusedMlpPat
 
 int FusedMlp::kernelsPerForward(FusedMlpPath resolved) {
   switch (resolved) {
-    case FusedMlpPath::Small: return 1;
+    case FusedMlpPath::Small:
+    case FusedMlpPath::SmallDeterministic: return 1;
     case FusedMlpPath::Large:
     case FusedMlpPath::LargeMma: return 2;
     case FusedMlpPath::Liger: return 4;
@@ -127,7 +134,7 @@ struct View2d {
 }  // namespace
 
 struct FusedMlp::State {
-  std::map<int64_t, fm::SmallMlpPlan> small_plans;  // by token count
+  std::map<std::pair<int64_t, bool>, fm::SmallMlpPlan> small_plans;  // by token count and determinism
   at::Tensor small_ws;  // zero-filled once: the kernel keeps its counters at zero between launches
   bool weights_just_written = true;  // by the constructor's copies: no early start for the next launch
   Scratch act, gate_out, up_out;
@@ -137,17 +144,19 @@ struct FusedMlp::State {
   int64_t maps_tokens = -1;
 
   const fm::SmallMlpPlan& plan(int64_t tokens, int64_t dim, int64_t hidden, fm::ElemType type, int device,
-                               bool prefetch) {
-    auto it = small_plans.find(tokens);
+                               bool deterministic) {
+    auto it = small_plans.find({tokens, deterministic});
     if (it == small_plans.end()) {
-      fm::SmallMlpPlan p;
+      fm::SmallMlpTuning tuning;
+      // The two-phase kernel's default reduction adds its partial sums in a fixed order.
+      if (deterministic) tuning.kernel = fm::SmallMlpKernel::TwoPhase;
       try {
-        p = fm::planSmallMlp(tokens, dim, hidden, type, device);
+        it = small_plans.emplace(std::pair{tokens, deterministic},
+                                 fm::planSmallMlp(tokens, dim, hidden, type, device, tuning))
+                 .first;
       } catch (const std::invalid_argument& e) {
         throw WorkloadError(std::string("fused_mlp small path: ") + e.what());
       }
-      p.prefetch_weights = prefetch;
-      it = small_plans.emplace(tokens, p).first;
     }
     return it->second;
   }
@@ -187,11 +196,6 @@ FusedMlp::FusedMlp(const at::Tensor& gate, const at::Tensor& up, const at::Tenso
 
 FusedMlp::~FusedMlp() = default;
 
-void FusedMlp::setSmallPrefetch(bool on) {
-  small_prefetch_ = on;
-  for (auto& [tokens, plan] : state_->small_plans) plan.prefetch_weights = on;
-}
-
 void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
   if (!x.defined() || !x.is_cuda() || x.get_device() != device_ || x.scalar_type() != dtype_ || !x.is_contiguous() ||
       x.dim() < 1 || x.size(-1) != dim_) {
@@ -211,8 +215,10 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
 
   const FusedMlpPath resolved = resolve(tokens, path);
   switch (resolved) {
-    case FusedMlpPath::Small: {
-      const fm::SmallMlpPlan& plan = st.plan(tokens, dim_, hidden_, type, device_, small_prefetch_);
+    case FusedMlpPath::Small:
+    case FusedMlpPath::SmallDeterministic: {
+      const fm::SmallMlpPlan& plan =
+          st.plan(tokens, dim_, hidden_, type, device_, resolved == FusedMlpPath::SmallDeterministic);
       if (!st.small_ws.defined() || size_t(st.small_ws.numel()) < plan.workspace_bytes) {
         st.small_ws = at::zeros({int64_t(plan.workspace_bytes)},
                                 at::TensorOptions().dtype(at::kByte).device(at::kCUDA, device_));
@@ -269,9 +275,27 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
   o << n << (n == 1 ? " kernel" : " kernels") << " per forward: ";
   switch (r) {
     case FusedMlpPath::Small:
-      o << "one kernel (gate+up GEMM, GeGLU, down GEMM, fixed-order split-K reduction; "
-           "on sm_90 it starts loading its weights while the previous kernel finishes)";
+    case FusedMlpPath::SmallDeterministic: {
+      c10::cuda::CUDAGuard guard(device_);
+      fm::SmallMlpPlan plan;
+      try {
+        plan = state_->plan(tokens, dim_, hidden_, elemType(dtype_), device_, r == FusedMlpPath::SmallDeterministic);
+      } catch (const WorkloadError& e) {
+        o << "not available here: " << e.what();
+        break;
+      }
+      if (plan.one_pass) {
+        o << "one kernel, " << plan.grid << " blocks of " << plan.a_groups * 8
+          << " hidden units each (gate+up GEMM, GeGLU, down GEMM; the partial outputs added with fp32 atomics, "
+             "in no fixed order)";
+      } else {
+        o << "one kernel in two phases with a grid barrier (gate+up GEMM and GeGLU over " << plan.a_tiles
+          << " tiles; down GEMM over " << plan.b_col_tiles << " column tiles x " << plan.b_slices
+          << " hidden slices, added up in a fixed order)";
+      }
+      if (plan.pdl) o << "; it starts loading its weights while the previous kernel finishes";
       break;
+    }
     case FusedMlpPath::Large:
       o << "GeGLU GEMM (wgmma, sm_90a, persistent, 128x256 tiles) + cuBLAS down GEMM";
       break;
@@ -294,7 +318,6 @@ FusedMlp::FusedMlp(const at::Tensor&, const at::Tensor&, const at::Tensor&) {
   throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
 }
 FusedMlp::~FusedMlp() = default;
-void FusedMlp::setSmallPrefetch(bool on) { small_prefetch_ = on; }
 void FusedMlp::forward(const at::Tensor&, at::Tensor&, FusedMlpPath) {
   throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
 }

@@ -1,7 +1,9 @@
 // The fused GeGLU MLP on LibTorch tensors: y = down(gelu_tanh(gate(x)) * up(x)),
 // bias-free, bf16 or fp16 in and out, fp32 accumulation. Owns the rearranged
 // weights and the workspaces and picks the kernels (FusedMlpKernels.h):
-//   small:     one launch (m <= 64 tokens): the whole MLP in one kernel
+//   small:     one launch (m <= 64 tokens): the whole MLP in one kernel (fp32
+//              atomic split-K reduction: y's last bits may vary between runs)
+//   small_deterministic: as small, with a fixed-order reduction (same bits every run)
 //   large:     two launches: GeGLU GEMM (wgmma on sm_90a, else mma.sync) + cuBLAS down GEMM
 //   large_mma: as large, forcing the portable mma.sync kernel (what sm_80 runs)
 //   liger:     four launches: cuBLAS gate, cuBLAS up, one GeGLU elementwise pass, cuBLAS down
@@ -20,9 +22,10 @@ namespace fuselab {
 // The most tokens the one-launch small kernel takes (its row tiles live in registers).
 inline constexpr int64_t kFusedMlpSmallMaxTokens = 64;
 
-enum class FusedMlpPath { Auto, Small, Large, LargeMma, Liger };
+enum class FusedMlpPath { Auto, Small, SmallDeterministic, Large, LargeMma, Liger };
 
-std::string fusedMlpPathName(FusedMlpPath path);  // "auto", "small", "large", "large_mma", "liger"
+// "auto", "small", "small_deterministic", "large", "large_mma", "liger"
+std::string fusedMlpPathName(FusedMlpPath path);
 // Throws WorkloadError naming the choices.
 FusedMlpPath parseFusedMlpPath(const std::string& name);
 std::vector<std::string> fusedMlpPathNames();  // "auto" first
@@ -30,7 +33,7 @@ std::vector<std::string> fusedMlpPathNames();  // "auto" first
 // Shape rules of the fused kernels, checked without a GPU. Throws WorkloadError
 // (what is wrong and the allowed values) unless: tokens >= 1, dim and hidden are
 // multiples of 8 in 8..65536, tokens * max(dim, hidden) < 2^31, and for the
-// small path tokens <= 64.
+// small paths tokens <= 64.
 void checkFusedMlpShape(int64_t tokens, int64_t dim, int64_t hidden, FusedMlpPath path);
 
 class FusedMlp {
@@ -63,8 +66,6 @@ class FusedMlp {
   const at::Tensor& gateUpInterleaved() const { return wgu_; }
   const at::Tensor& downWeight() const { return down_; }
   int64_t hidden() const { return hidden_; }
-  // Lets benchmarks compare the small kernel with and without its L2 weight prefetch (off by default).
-  void setSmallPrefetch(bool on);
 
  private:
   struct State;  // kernel plans, bulk-copy descriptors and views kept between calls (FusedMlp.cpp)
@@ -73,7 +74,6 @@ class FusedMlp {
   at::ScalarType dtype_ = at::kBFloat16;
   int device_ = 0;
   bool wgmma_ = false;
-  bool small_prefetch_ = false;
   at::Tensor gate_, up_;  // as given (the liger path uses gate and up separately)
   at::Tensor down_;       // a copy, like wgu_: the fused kernels read weights only this class writes
   at::Tensor wgu_;        // [2*hidden, dim], gate/up rows interleaved by 8

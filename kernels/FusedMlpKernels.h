@@ -20,15 +20,25 @@ enum class ElemType { BF16, FP16 };
 // --- Small-token regime: the whole MLP in one launch ------------------------
 constexpr int64_t kSmallMaxTokens = 64;
 
-// How the one-launch kernel divides the work (all blocks are co-resident):
-// phase A: tiles of `a_groups` hidden 8-groups (gate+up GEMM + GeGLU -> act),
-// phase B: tiles of `b_groups` output 8-column groups x one hidden slice of
-//          `slice_k` (down GEMM partial sums; the last slice to finish a column
-//          tile adds the partials up in slice order).
+// Two kernels do it:
+// one pass (one_pass): each block takes `a_groups` hidden 8-groups through both
+//   GEMMs and adds its share of y into an fp32 accumulator with atomics; no grid
+//   barrier, all of a block's weights are loaded at once (the order of the
+//   additions is not fixed, so y's last bits may vary between runs).
+// two phases (all blocks co-resident, one grid barrier between the phases):
+//   phase A: tiles of `a_groups` hidden 8-groups (gate+up GEMM + GeGLU -> act),
+//   phase B: tiles of `b_groups` output 8-column groups x one hidden slice of
+//            `slice_k` (down GEMM partial sums; the last slice to finish a
+//            column tile adds the partials up in slice order: deterministic).
 struct SmallMlpPlan {
   int64_t m = 0, dim = 0, hidden = 0;
-  int grid = 0;        // blocks, one per multiprocessor
-  int a_groups = 0;    // hidden 8-groups per phase-A tile (1..3)
+  bool one_pass = false;
+  // One pass: blocks per cluster (sm_90, > 1: they share act through distributed
+  // shared memory and each computes 1/cluster of y's columns over all of the
+  // cluster's hidden units, so y receives cluster times fewer atomic additions).
+  int cluster = 1;
+  int grid = 0;        // blocks: one per multiprocessor (two phases), one per tile (one pass, whole clusters)
+  int a_groups = 0;    // hidden 8-groups per phase-A tile (1..3) or per one-pass block (1..4)
   int a_tiles = 0;
   int b_groups = 0;    // output 8-column groups per phase-B tile (1..6)
   int b_col_tiles = 0;
@@ -37,6 +47,7 @@ struct SmallMlpPlan {
   // Ask L2 for phase B's weights at the start. Measured 0.5-1 us slower per launch
   // on an H100 (the ring already keeps enough bytes in flight), so off by default.
   bool prefetch_weights = false;
+  // The rest are the two-phase kernel's (one pass: b_* and stages are 0).
   // Cooperative launch: co-residency guaranteed, cooperative-groups grid barrier
   // (the planner's choice where there is no programmatic dependent launch).
   // false: ordinary launch with fuselab's own grid barrier, which relies on every
@@ -52,7 +63,7 @@ struct SmallMlpPlan {
   // a column tile (deterministic). true: fp32 atomic adds into one [m, dim]
   // accumulator, converted by the last block (fewer bytes, order not fixed).
   bool atomic_reduce = false;
-  // Programmatic dependent launch (sm_90+, ordinary launches only): the kernel
+  // Programmatic dependent launch (sm_90+, ordinary launches only; both kernels): the kernel
   // lets the next launch in the stream start its blocks early and load its
   // weights, which no kernel writes, while this one finishes; everything else
   // waits for this one to end. So the weights must not be written by the kernel
@@ -60,21 +71,38 @@ struct SmallMlpPlan {
   bool pdl = false;
   int stages = 0;      // cp.async ring depth
   int blocks_per_sm = 0;  // that fit (2: the next launch's blocks can start beside this one's)
-  int warps = 0;       // per block: 8 (up to 16 tokens) or 16
+  int warps = 0;       // per block: 8 (one pass; two phases up to 16 tokens) or 16
   size_t smem_bytes = 0;
-  // act [m, hidden] + partials [b_slices, m, dim] fp32 (or the [m, dim] fp32
-  // accumulator) + one counter per column tile + the grid barrier. Zero-fill it
-  // once before the first launch; every launch leaves it ready for the next.
+  // Two phases: act [m, hidden] + partials [b_slices, m, dim] fp32 (or the
+  // [m, dim] fp32 accumulator) + one counter per column tile + the grid barrier.
+  // One pass: the [m, dim] fp32 accumulator + a counter. Zero-fill it once
+  // before the first launch; every launch leaves it ready for the next.
   size_t workspace_bytes = 0;
+};
+
+enum class SmallMlpKernel {
+  Auto,      // the planner's choice: one pass where it is faster and fits
+  OnePass,   // where it fits in shared memory, else two phases
+  TwoPhase,  // deterministic with its default fixed-order reduction
 };
 
 // Block shapes to try instead of the planner's choice (0 = the planner's).
 struct SmallMlpTuning {
-  int warps = 0;     // warps per block, 8 or 16 (0: the planner's)
-  int stages = 0;    // cp.async ring depth, 3, 4 or 6 (0: the deepest that fits)
-  int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..3
+  SmallMlpKernel kernel = SmallMlpKernel::Auto;
+  int warps = 0;     // two phases: warps per block, 8 or 16 (0: the planner's)
+  int stages = 0;    // two phases: cp.async ring depth, 3, 4 or 6 (0: the planner's)
+  int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..3 (one pass: per block, 1..4)
   int b_groups = 0;  // output 8-column groups per phase-B tile, 1..6
+  int cluster = 0;   // one pass, sm_90: blocks per cluster, 1, 2, 4 or 8 (0: the planner's)
 };
+
+// Tokens up to which the planner's Auto choice is the one-pass kernel (H100, dim
+// 768, hidden 3072, us per launch, one pass / two phases, two runs: 1 token
+// 9.7 / 11.0 and 9.5 / 11.1, 16: 12.0 / 12.2 and 11.8 / 12.2, 32: 15.3 / 15.7
+// and 16.0 / 15.5, 64: 24.4 / 20.8 and 25.4 / 20.6: with more tokens the one
+// pass's atomics cost more than the two phases' grid barrier; at 32 a tie, where
+// the deterministic kernel is the better choice).
+constexpr int64_t kOnePassAutoMaxTokens = 16;
 
 // Throws std::invalid_argument when m is outside 1..kSmallMaxTokens, the tuning
 // asks for another warp count or ring depth, or the device cannot hold the grid (the message
@@ -86,8 +114,8 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
 enum SmallTimelinePoint {
   kTimelineStart,       // the block starts
   kTimelineDepsMet,     // past the wait for the previous kernel in the stream
-  kTimelineADone,       // phase A done (and phase B's first weights asked for)
-  kTimelineBarrier,     // past the grid barrier
+  kTimelineADone,       // phase A done (and phase B's first weights asked for); one pass: act written (everywhere in the cluster)
+  kTimelineBarrier,     // past the grid barrier (two phases; one pass: not marked)
   kTimelineBGemm,       // phase-B GEMM done
   kTimelinePublished,   // partial sums published (counter incremented)
   kTimelineEnd,

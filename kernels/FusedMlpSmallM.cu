@@ -1,4 +1,6 @@
-// The small-token GeGLU MLP (m <= 64): the whole forward in ONE launch.
+// The small-token GeGLU MLP (m <= 64): the whole forward in ONE launch. This
+// file holds the two-phase kernel (deterministic) and the planner and launcher of
+// both small-token kernels; the one-pass kernel is FusedMlpSmallMOnePass.cu.
 //
 // The weights (3 * dim * hidden elements) dominate the bytes and each is read
 // once, streamed through a cp.async ring. Two phases with one grid-wide barrier
@@ -28,6 +30,7 @@
 #include <type_traits>
 
 #include "kernels/FusedMlpDevice.cuh"
+#include "kernels/FusedMlpSmallMOnePass.h"
 
 namespace fuselab::fusedmlp {
 namespace {
@@ -75,12 +78,6 @@ template <ElemType E> struct SmallArgs {
   int rotate_k;
   int atomic_reduce;
 };
-
-__device__ __forceinline__ unsigned long long globalTimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
 
 __device__ __forceinline__ unsigned loadAcquire(const unsigned* p) {
   unsigned v;
@@ -519,6 +516,10 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
     throw std::invalid_argument("the small-token kernel runs 8 or 16 warps per block, not " +
                                 std::to_string(tuning.warps));
   }
+  if (tuning.cluster < 0 || tuning.cluster > 8 || (tuning.cluster & (tuning.cluster - 1)) != 0) {
+    throw std::invalid_argument("the one-pass kernel's clusters have 1, 2, 4 or 8 blocks, not " +
+                                std::to_string(tuning.cluster));
+  }
   if (tuning.stages != 0 && tuning.stages != 3 && tuning.stages != 4 && tuning.stages != 6) {
     throw std::invalid_argument("the small-token kernel's ring has 3, 4 or 6 stages, not " +
                                 std::to_string(tuning.stages));
@@ -527,20 +528,28 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "multiprocessor count");
   checkCuda(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device), "cooperative launch query");
   checkCuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "compute capability");
-  if (!coop) throw std::invalid_argument("the device does not support cooperative launches");
 
   SmallMlpPlan plan;
   plan.m = m;
   plan.dim = dim;
   plan.hidden = hidden;
+  // Where programmatic dependent launch exists (sm_90+), the next forward starts
+  // its blocks and weight loads while this one finishes.
+  plan.pdl = major >= 9;
+  const bool one_pass = tuning.kernel == SmallMlpKernel::OnePass ||
+                        (tuning.kernel == SmallMlpKernel::Auto && m <= kOnePassAutoMaxTokens);
+  const int cluster = major < 9 ? 1 : tuning.cluster != 0 ? tuning.cluster : kOnePassCluster;
+  if (one_pass && planOnePass(plan, type, device, sms, tuning.a_groups, cluster)) {
+    return plan;
+  }
+
+  // Two phases. All blocks must be resident at once (the grid barrier).
+  if (!coop) throw std::invalid_argument("the device does not support cooperative launches");
   const int mt = rowTilesFor(m);
   // H100, dim 768, hidden 3072: 16 warps 4-9% faster from 17 tokens on, 3-5% slower at 1-16.
   plan.warps = tuning.warps != 0 ? tuning.warps : mt == 1 ? 8 : 16;
-  // Where programmatic dependent launch exists (sm_90+), the next forward starts
-  // its blocks and weight loads while this one finishes. It does not start a
-  // cooperative launch early (measured on an H100), so those launches are
-  // ordinary ones with the kernel's own grid barrier.
-  plan.pdl = major >= 9;
+  // The early start does not start a cooperative launch early (measured on an
+  // H100), so those launches are ordinary ones with the kernel's own grid barrier.
   plan.cooperative = !plan.pdl;
   // Ring depth: the first of `depths` that fits. With the early start, shallower
   // rings measured faster (H100, dim 768, hidden 3072, us per launch, 3/4/6
@@ -578,6 +587,10 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
 
 void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd,
                     void* y, void* workspace, cudaStream_t stream, unsigned long long* timeline) {
+  if (plan.one_pass) {
+    launchOnePass(plan, type, x, wgu, wd, y, workspace, stream, timeline);
+    return;
+  }
   const WorkspaceLayout layout = layoutOf(plan);
   char* ws = static_cast<char*>(workspace);
   auto fill = [&](auto& args) {

@@ -73,7 +73,7 @@ double estimateBytes(const WorkloadParams& p) {
   double elements = 5.0 * d * h + 2.0 * t * d;
   if (p.variant == "liger") {
     elements += 3.0 * t * h;
-  } else if (p.variant != "small") {
+  } else if (p.variant != "small" && p.variant != "small_deterministic") {
     elements += t * h;
   }
   const double small_partials = t <= double(kFusedMlpSmallMaxTokens) ? 256.0 * t * d * 4.0 : 0.0;
@@ -116,7 +116,8 @@ WorkloadEntry fusedMlpEntry() {
   info.title = "Fused GeGLU MLP (own CUDA kernels)";
   info.description =
       "The mlp workload's down(gelu_tanh(gate(x)) * up(x)) on fuselab's own kernels. auto: small when "
-      "batch * seq <= 64, else large. small: the whole MLP in 1 kernel. large: gate+up GEMM with GeGLU in its "
+      "batch * seq <= 64, else large. small: the whole MLP in 1 kernel (fp32 atomic split-K sum: the last bits may vary between runs). "
+      "small_deterministic: as small, summed in a fixed order (the same bits every run). large: gate+up GEMM with GeGLU in its "
       "epilogue, then the down GEMM (2 kernels). large_mma: large on the portable mma.sync kernel. liger: "
       "cuBLAS GEMMs around one GeGLU elementwise kernel (4 kernels), like Liger and torch.compile.";
   info.variants = fusedMlpPathNames();

@@ -1,7 +1,7 @@
 // fused_mlp: the GeGLU MLP of the `mlp` workload computed by fuselab's own CUDA
 // kernels (FusedMlp.h). Same weights and input as `mlp` for the same seed, same
 // region label ("mlp_fwd"), so captures of the two compare side by side.
-// Variants: auto (default), small, large, large_mma, liger.
+// Variants: auto (default), small, small_deterministic, large, large_mma, liger.
 #pragma once
 
 #include <memory>

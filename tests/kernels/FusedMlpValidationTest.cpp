@@ -74,7 +74,7 @@ TEST(FusedMlpValidation, NamesTheVariants) {
   WorkloadParams p = fusedParams();
   p.variant = "turbo";
   EXPECT_THAT(validationMessage(p), HasSubstr("unknown fused_mlp variant 'turbo'"));
-  EXPECT_THAT(validationMessage(p), HasSubstr("auto, small, large, large_mma or liger"));
+  EXPECT_THAT(validationMessage(p), HasSubstr("auto, small, small_deterministic, large, large_mma or liger"));
   for (const std::string& name : fusedMlpPathNames()) {
     EXPECT_EQ(fusedMlpPathName(parseFusedMlpPath(name)), name);
   }

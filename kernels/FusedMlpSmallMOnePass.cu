@@ -1,0 +1,499 @@
+// The one-pass small-token GeGLU MLP: the whole forward in one launch, with no
+// grid-wide barrier. Each block owns a slice of the hidden units and takes it
+// through both GEMMs:
+//   [gate|up] = x wgu_slice^T over all of dim (tensor cores, mma.sync),
+//   act = gelu_tanh(gate) * up, rounded to the element type (as eager rounds it),
+//   partial y = act wd[:, slice]^T, added into an fp32 [m, dim] accumulator with
+//   atomics; the last block to finish converts the accumulator into y and
+//   zeroes it for the next launch.
+// On sm_90 blocks may come in clusters that share act through distributed
+// shared memory: each block then multiplies the cluster's act by the wd rows of
+// 1/cluster of y's columns (the same weight bytes), so each output receives
+// cluster times fewer atomic additions (measured: with 128 blocks adding into
+// [16, 768] outputs, L2's atomics take a large part of the kernel's time).
+// Every weight byte a block needs (its wgu rows and its wd columns) is asked for
+// at its start, all at once, before it waits for the previous kernel in the
+// stream (programmatic dependent launch, sm_90): the loads overlap that kernel's
+// end instead of trickling through a ring. The price is shared memory (the
+// block's whole weight slice) and the order of the atomic additions, which is
+// not fixed: y's last bits can differ between runs. The two-phase kernel
+// (FusedMlpSmallM.cu) is the deterministic choice.
+#include "kernels/FusedMlpSmallMOnePass.h"
+
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "kernels/FusedMlpDevice.cuh"
+
+namespace fuselab::fusedmlp {
+namespace {
+
+constexpr int kWarps = 8;
+constexpr int kThreads = kWarps * 32;
+constexpr int kMaxGroups = 4;  // hidden 8-groups per block: 2 * 4 n8 tiles of [gate|up] in registers
+constexpr int kMaxCluster = 8;  // blocks that may add up their partial outputs in shared memory (sm_90)
+
+// Shared-memory row stride (elements) for rows of `cols` elements: an odd number
+// of 16-byte units, so the 8 rows one ldmatrix reads start in 8 different bank groups.
+__host__ __device__ constexpr int paddedStride(int cols) { return ((cols / 8) | 1) * 8; }
+__host__ __device__ constexpr int redStride(int groups) { return groups * 16 + 4; }  // fp32, per row
+__host__ __device__ constexpr int align16(int bytes) { return (bytes + 15) / 16 * 16; }
+// Output 8-column groups [first, first + count) of y that block `rank` of a cluster computes.
+__host__ __device__ constexpr int colGroupsFirst(int dim, int cluster, int rank) { return rank * (dim / 8) / cluster; }
+__host__ __device__ constexpr int colGroupsMax(int dim, int cluster) { return (dim / 8 + cluster - 1) / cluster; }
+
+// Byte offsets in dynamic shared memory. The GEMM-1 partial sums of the warps
+// (red) reuse the space of the wgu rows and x once GEMM 1 is done. wd holds the
+// block's output columns over the cluster's hidden units, act the cluster's act.
+struct Layout {
+  int wgu, x, red, wd, act, total;
+};
+__host__ __device__ inline Layout layoutFor(int m, int dim, int groups, int row_tiles, int cluster) {
+  const int ldw = paddedStride(dim), ldk = paddedStride(cluster * groups * 8);
+  Layout l{};
+  l.wgu = 0;
+  l.x = 2 * groups * 8 * ldw * 2;
+  l.red = 0;
+  const int gemm1_end = l.x + m * ldw * 2;
+  const int red_bytes = kWarps * row_tiles * 16 * redStride(groups) * 4;
+  l.wd = align16(gemm1_end > red_bytes ? gemm1_end : red_bytes);
+  l.act = l.wd + colGroupsMax(dim, cluster) * 8 * ldk * 2;
+  l.total = align16(l.act + m * ldk * 2);
+  return l;
+}
+
+template <ElemType E> struct OnePassArgs {
+  using T = typename Elem<E>::T;
+  const T* x;
+  const T* wgu;
+  const T* wd;
+  T* y;
+  float* acc;          // [m, dim], zero between launches
+  unsigned* arrivals;  // blocks done, zero between launches
+  unsigned long long* timeline;
+  int m, dim, hidden, groups;
+  int cluster;  // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
+};
+
+// p[0..3] += v, atomically, without reading back (p 16-byte aligned).
+__device__ __forceinline__ void atomicAddQuad(float* p, float4 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("red.relaxed.gpu.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(v.x), "f"(v.y),
+               "f"(v.z), "f"(v.w)
+               : "memory");
+#else
+  atomicAdd(p, v.x);
+  atomicAdd(p + 1, v.y);
+  atomicAdd(p + 2, v.z);
+  atomicAdd(p + 3, v.w);
+#endif
+}
+
+// The address of `local` in the shared memory of block `rank` of this cluster.
+template <typename T> __device__ __forceinline__ T* inBlock(T* local, int rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return cooperative_groups::this_cluster().map_shared_rank(local, rank);
+#else
+  return local;  // no clusters before sm_90: the cluster is this block
+#endif
+}
+__device__ __forceinline__ void clusterSync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cooperative_groups::this_cluster().sync();
+#endif
+}
+
+// MT: 16-row tiles of tokens (1, 2 or 4). GEMM 1: every warp takes every 8th
+// k16 step for all row tiles; GEMM 2: every 8th n8 tile of the block's columns.
+template <ElemType E, int MT>
+__global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
+  using T = typename Elem<E>::T;
+  using T2 = typename Elem<E>::T2;
+  extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ int last_block;
+  const Layout L = layoutFor(p.m, p.dim, p.groups, MT, p.cluster);
+  T* wgu_s = reinterpret_cast<T*>(smem + L.wgu);
+  T* x_s = reinterpret_cast<T*>(smem + L.x);
+  float* red = reinterpret_cast<float*>(smem + L.red);
+  T* wd_s = reinterpret_cast<T*>(smem + L.wd);
+  T* act_s = reinterpret_cast<T*>(smem + L.act);
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int width = p.groups * 8;          // hidden units per block
+  const int kc = p.cluster * width;        // hidden units per cluster: K of GEMM 2
+  const int ldw = paddedStride(p.dim), ldk = paddedStride(kc), rs = redStride(p.groups);
+  const int rank = int(blockIdx.x) % p.cluster;
+  const int h0 = blockIdx.x * width, hc0 = h0 - rank * width;
+  // This block's and its cluster's hidden units (the last may have fewer; blocks
+  // that round the grid up to whole clusters have none).
+  const int units = max(0, min(width, p.hidden - h0));
+  const int cluster_units = max(0, min(kc, p.hidden - hc0));
+  const int dim_segs = p.dim / 8;  // 16-byte pieces of a row of dim elements, and n8 tiles of y
+  const int col0 = colGroupsFirst(p.dim, p.cluster, rank);
+  const int ncols = colGroupsFirst(p.dim, p.cluster, rank + 1) - col0;  // this block's n8 tiles of y
+  const int k_segs = kc / 8;
+  auto mark = [&](SmallTimelinePoint point) {
+    if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + point] = globalTimer();
+  };
+  mark(kTimelineStart);
+  launchDependents();
+
+  // The weights: no kernel writes them, so they are asked for before waiting on
+  // the previous kernel. Group 1: the 2 * units wgu rows (gate/up interleaved).
+  const T* wgu = p.wgu + int64_t(2 * h0) * p.dim;
+  for (int i = tid; i < 2 * units * dim_segs; i += kThreads) {
+    const int r = i / dim_segs, s = i % dim_segs;
+    cpAsync16(wgu_s + r * ldw + s * 8, wgu + int64_t(r) * p.dim + s * 8, true);
+  }
+  cpAsyncCommit();
+  // Group 2: wd[this block's columns, the cluster's hidden units]; hidden units
+  // past the matrix are zero (they meet act's zero columns, and 0 * garbage may be NaN).
+  const T* wd = p.wd + int64_t(col0 * 8) * p.hidden + hc0;
+  for (int i = tid; i < ncols * 8 * k_segs; i += kThreads) {
+    const int r = i / k_segs, s = i % k_segs;
+    const bool ok = s * 8 < cluster_units;
+    cpAsync16(wd_s + r * ldk + s * 8, ok ? wd + int64_t(r) * p.hidden + s * 8 : p.wd, ok);
+  }
+  cpAsyncCommit();
+  gridDependencyWait();
+  mark(kTimelineDepsMet);
+
+  // x may have been written by the previous kernel: loaded after the wait, all of
+  // it in flight at once. Waiting for it waits for the wd group too, which was
+  // asked for long before when the launch started early.
+  for (int i = tid; i < p.m * dim_segs; i += kThreads) {
+    const int r = i / dim_segs, s = i % dim_segs;
+    cpAsync16(x_s + r * ldw + s * 8, p.x + int64_t(r) * p.dim + s * 8, true);
+  }
+  cpAsyncCommit();
+  cpAsyncWait<0>();
+  __syncthreads();
+
+  // GEMM 1: acc1 = x wgu_rows^T. Token rows past m read row m - 1 (their results
+  // are never used), so x_s holds only m rows.
+  const int nt = 2 * p.groups;
+  float acc1[MT][2 * kMaxGroups][4];
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int j = 0; j < 2 * kMaxGroups; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc1[mt][j][e] = 0.0f;
+  const int ksteps = p.dim / 16;
+  for (int ks = warp; ks < ksteps; ks += kWarps) {
+    uint32_t a[MT][4];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      const int row = min(mt * 16 + (lane & 15), p.m - 1);
+      ldmatrixX4(a[mt], x_s + row * ldw + ks * 16 + (lane >> 4) * 8);
+    }
+#pragma unroll
+    for (int j = 0; j < 2 * kMaxGroups; ++j) {
+      if (j < nt) {
+        uint32_t b[2];
+        ldmatrixX2(b, wgu_s + (j * 8 + (lane & 7)) * ldw + ks * 16 + ((lane >> 3) & 1) * 8);
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt) mma16816<E>(acc1[mt][j], a[mt], b);
+      }
+    }
+  }
+  if (p.dim % 16 != 0 && warp == ksteps % kWarps) {  // dim's last 8 columns: one k8 step
+    const int k = ksteps * 16;
+    uint32_t a[MT][2];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      const int row = min(mt * 16 + (lane & 15), p.m - 1);
+      ldmatrixX2(a[mt], x_s + row * ldw + k);
+    }
+#pragma unroll
+    for (int j = 0; j < 2 * kMaxGroups; ++j) {
+      if (j < nt) {
+        uint32_t b;
+        ldmatrixX1(b, wgu_s + (j * 8 + (lane & 7)) * ldw + k);
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt) mma1688<E>(acc1[mt][j], a[mt], b);
+      }
+    }
+  }
+  __syncthreads();  // wgu_s and x_s are free: they become the partial-sum buffer
+
+  float* mine = red + warp * MT * 16 * rs;
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt) {
+#pragma unroll
+    for (int j = 0; j < 2 * kMaxGroups; ++j) {
+      if (j < nt) {
+        const int row = mt * 16 + lane / 4, col = j * 8 + (lane % 4) * 2;
+        *reinterpret_cast<float2*>(mine + row * rs + col) = make_float2(acc1[mt][j][0], acc1[mt][j][1]);
+        *reinterpret_cast<float2*>(mine + (row + 8) * rs + col) = make_float2(acc1[mt][j][2], acc1[mt][j][3]);
+      }
+    }
+  }
+  __syncthreads();
+  // act = gelu_tanh(gate) * up for this block's units (zero past them), two at a
+  // time, into columns [rank * width, ...) of act in every block of the cluster.
+  for (int i = tid; i < p.m * width / 2; i += kThreads) {
+    const int row = i / (width / 2), hl = (i % (width / 2)) * 2;
+    float v[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      if (hl + e < units) {
+        const int col = ((hl + e) / 8) * 16 + (hl + e) % 8;  // gate column; up is 8 further
+        float g = 0.0f, u = 0.0f;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) {
+          g += red[(w * MT * 16 + row) * rs + col];
+          u += red[(w * MT * 16 + row) * rs + col + 8];
+        }
+        v[e] = geluTanh(g) * u;
+      }
+    }
+    const T2 pair = Elem<E>::pack(v[0], v[1]);
+    T* dst = act_s + row * ldk + rank * width + hl;
+    if (p.cluster == 1) {
+      *reinterpret_cast<T2*>(dst) = pair;
+    } else {
+      for (int b = 0; b < p.cluster; ++b) *reinterpret_cast<T2*>(inBlock(dst, b)) = pair;
+    }
+  }
+  if (p.cluster > 1) {
+    clusterSync();  // every block's act columns have arrived everywhere
+  } else {
+    __syncthreads();
+  }
+  mark(kTimelineADone);
+
+  // GEMM 2: y[:, this block's columns] += act wd_rows^T, K = the cluster's hidden
+  // units (k16 steps, then a k8 step when K is an odd multiple of 8). Blocks start
+  // at different columns, so that at any moment their atomics go to different
+  // addresses (and L2 slices).
+  const int k16 = kc / 16;
+  const bool k8 = kc % 16 != 0;
+  const int first = ncols > 0 ? int(blockIdx.x) % ncols : 0;
+  for (int jn0 = warp; jn0 < ncols; jn0 += kWarps) {
+    const int jn = jn0 + first < ncols ? jn0 + first : jn0 + first - ncols;
+    float c[MT][4];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) c[mt][e] = 0.0f;
+    const T* brow = wd_s + (jn * 8 + (lane & 7)) * ldk;
+    for (int kk = 0; kk < k16; ++kk) {
+      uint32_t b[2];
+      ldmatrixX2(b, brow + kk * 16 + ((lane >> 3) & 1) * 8);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        uint32_t a[4];
+        ldmatrixX4(a, act_s + min(mt * 16 + (lane & 15), p.m - 1) * ldk + kk * 16 + (lane >> 4) * 8);
+        mma16816<E>(c[mt], a, b);
+      }
+    }
+    if (k8) {
+      uint32_t b;
+      ldmatrixX1(b, brow + k16 * 16);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        uint32_t a[2];
+        ldmatrixX2(a, act_s + min(mt * 16 + (lane & 15), p.m - 1) * ldk + k16 * 16);
+        mma1688<E>(c[mt], a, b);
+      }
+    }
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      // Lane pairs swap halves so that each lane holds 4 adjacent columns of one
+      // row: the even lane row r, the odd lane row r + 8; one atomic each.
+      const bool odd = lane & 1;
+      const float s0 = odd ? c[mt][0] : c[mt][2], s1 = odd ? c[mt][1] : c[mt][3];
+      const float r0 = __shfl_xor_sync(0xffffffffu, s0, 1), r1 = __shfl_xor_sync(0xffffffffu, s1, 1);
+      const float4 v = odd ? make_float4(r0, r1, c[mt][2], c[mt][3]) : make_float4(c[mt][0], c[mt][1], r0, r1);
+      const int row = mt * 16 + lane / 4 + (odd ? 8 : 0), col = (col0 + jn) * 8 + (lane % 4 / 2) * 4;
+      if (row < p.m) atomicAddQuad(p.acc + int64_t(row) * p.dim + col, v);
+    }
+  }
+  mark(kTimelineBGemm);
+
+  // Arrive; the last block sees every block's additions (fence, atomic, fence:
+  // the pattern of a grid barrier's arrival) and converts the accumulator.
+  __syncthreads();
+  if (tid == 0) {
+    __threadfence();
+    const bool last = atomicAdd(p.arrivals, 1u) == gridDim.x - 1;
+    if (last) __threadfence();
+    last_block = last;
+  }
+  __syncthreads();
+  mark(kTimelinePublished);
+  if (last_block) {
+    // Loads a batch at a time, so one block's pass costs a few L2 round trips
+    // rather than one per element it converts (one at 16 tokens, dim 768).
+    constexpr int kBatch = 12;
+    const int quads = p.m * p.dim / 4;
+    float4* acc4 = reinterpret_cast<float4*>(p.acc);
+    for (int base = tid; base < quads; base += kThreads * kBatch) {
+      float4 v[kBatch];
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) {
+        if (base + q * kThreads < quads) v[q] = __ldcg(acc4 + base + q * kThreads);
+      }
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) {
+        const int i = base + q * kThreads;
+        if (i < quads) {
+          T2 o[2] = {Elem<E>::pack(v[q].x, v[q].y), Elem<E>::pack(v[q].z, v[q].w)};
+          *reinterpret_cast<uint2*>(p.y + int64_t(i) * 4) = *reinterpret_cast<const uint2*>(o);
+          __stcg(acc4 + i, make_float4(0.f, 0.f, 0.f, 0.f));
+        }
+      }
+    }
+    if (tid == 0) *p.arrivals = 0;
+  }
+  mark(kTimelineEnd);
+}
+
+int rowTiles(int64_t m) { return m <= 16 ? 1 : m <= 32 ? 2 : 4; }
+
+template <ElemType E> void* kernelFor(int row_tiles) {
+  switch (row_tiles) {
+    case 1: return reinterpret_cast<void*>(&onePassKernel<E, 1>);
+    case 2: return reinterpret_cast<void*>(&onePassKernel<E, 2>);
+    default: return reinterpret_cast<void*>(&onePassKernel<E, 4>);
+  }
+}
+void* kernelFor(ElemType type, int row_tiles) {
+  return type == ElemType::BF16 ? kernelFor<ElemType::BF16>(row_tiles) : kernelFor<ElemType::FP16>(row_tiles);
+}
+
+size_t roundUp256(size_t v) { return (v + 255) / 256 * 256; }
+size_t arrivalsOffset(const SmallMlpPlan& plan) { return roundUp256(size_t(plan.m * plan.dim) * sizeof(float)); }
+
+// Clusters of `size` blocks that can be resident at once (0: none).
+int residentClusters(void* kernel, int size, int grid, int smem) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = unsigned(size);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = size_t(smem);
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  int clusters = 0;
+  checkCuda(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config), "cluster occupancy of the one-pass kernel");
+  return clusters;
+}
+
+}  // namespace
+
+bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int groups, int cluster) {
+  const int64_t h8 = plan.hidden / 8;
+  const int rows = rowTiles(plan.m);
+  void* kernel = kernelFor(type, rows);
+  // The most dynamic shared memory a block may have: the device's opt-in limit
+  // less the kernel's static shared memory.
+  int optin = 0;
+  checkCuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "shared-memory limit");
+  cudaFuncAttributes attributes{};
+  checkCuda(cudaFuncGetAttributes(&attributes, kernel), "attributes of the one-pass small-token kernel");
+  const int limit = optin - int(attributes.sharedSizeBytes);
+  // Widest slices that spread the hidden units over the multiprocessors, narrower
+  // where a block's weights would not fit in shared memory.
+  int g = groups > 0 ? std::min(groups, kMaxGroups) : int(std::clamp<int64_t>((h8 + sms - 1) / sms, 1, kMaxGroups));
+  cluster = std::clamp(cluster, 1, kMaxCluster);
+  for (; g >= 1; --g) {
+    if (layoutFor(int(plan.m), int(plan.dim), g, rows, 1).total <= limit) break;
+  }
+  if (g < 1) return false;
+  // The device's limit, not this plan's: plans for other token counts launch the
+  // same kernel with more or less shared memory.
+  checkCuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit),
+            "shared-memory limit of the one-pass small-token kernel");
+  checkCuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared),
+            "shared-memory carveout of the one-pass small-token kernel");
+  const int tiles = int((h8 + g - 1) / g);
+  // Clusters share act, so each block holds only its columns of wd, over all the
+  // cluster's hidden units: a little more shared memory (padding), if it fits.
+  // And only where all of the clusters fit at once: otherwise (measured) the
+  // clusters that wait to be placed cost more than the atomics they save.
+  const int cluster_grid = (tiles + cluster - 1) / cluster * cluster;
+  if (cluster > 1) {
+    const int cluster_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster).total;
+    if (cluster_smem > limit || residentClusters(kernel, cluster, cluster_grid, cluster_smem) * cluster < cluster_grid) {
+      cluster = 1;
+    }
+  }
+  const int smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster).total;
+  int per_sm = 0;
+  checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem),
+            "occupancy of the one-pass small-token kernel");
+  if (per_sm < 1) return false;
+  plan.one_pass = true;
+  plan.cooperative = false;
+  plan.warps = kWarps;
+  plan.stages = 0;
+  plan.a_groups = g;
+  plan.a_tiles = tiles;
+  plan.cluster = cluster;
+  plan.grid = cluster > 1 ? cluster_grid : tiles;
+  plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
+  plan.smem_bytes = size_t(smem);
+  plan.blocks_per_sm = per_sm;
+  plan.workspace_bytes = arrivalsOffset(plan) + 256;
+  return true;
+}
+
+void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
+                   void* workspace, cudaStream_t stream, unsigned long long* timeline) {
+  auto fill = [&](auto& args) {
+    using T = typename std::remove_pointer_t<decltype(args.y)>;
+    args.x = static_cast<const T*>(x);
+    args.wgu = static_cast<const T*>(wgu);
+    args.wd = static_cast<const T*>(wd);
+    args.y = static_cast<T*>(y);
+    args.acc = static_cast<float*>(workspace);
+    args.arrivals = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + arrivalsOffset(plan));
+    args.timeline = timeline;
+    args.m = int(plan.m);
+    args.dim = int(plan.dim);
+    args.hidden = int(plan.hidden);
+    args.groups = plan.a_groups;
+    args.cluster = plan.cluster;
+  };
+  OnePassArgs<ElemType::BF16> bf_args;
+  OnePassArgs<ElemType::FP16> fp_args;
+  void* arg_ptr;
+  if (type == ElemType::BF16) {
+    fill(bf_args);
+    arg_ptr = &bf_args;
+  } else {
+    fill(fp_args);
+    arg_ptr = &fp_args;
+  }
+  void* kernel_args[] = {arg_ptr};
+  cudaLaunchAttribute attrs[2];
+  unsigned n_attrs = 0;
+  if (plan.pdl) {
+    attrs[n_attrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[n_attrs++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (plan.cluster > 1) {
+    attrs[n_attrs].id = cudaLaunchAttributeClusterDimension;
+    attrs[n_attrs].val.clusterDim.x = unsigned(plan.cluster);
+    attrs[n_attrs].val.clusterDim.y = 1;
+    attrs[n_attrs++].val.clusterDim.z = 1;
+  }
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(plan.grid);
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = plan.smem_bytes;
+  config.stream = stream;
+  config.attrs = attrs;
+  config.numAttrs = n_attrs;
+  checkCuda(cudaLaunchKernelExC(&config, kernelFor(type, rowTiles(plan.m)), kernel_args),
+            "one-pass small-token kernel launch");
+}
+
+}  // namespace fuselab::fusedmlp

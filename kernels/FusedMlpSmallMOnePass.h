@@ -1,0 +1,26 @@
+// The one-pass small-token kernel (FusedMlpSmallMOnePass.cu), for the small-token
+// planner and launcher (FusedMlpSmallM.cu); everyone else goes through
+// planSmallMlp / launchSmallMlp (FusedMlpKernels.h).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "kernels/FusedMlpKernels.h"
+
+namespace fuselab::fusedmlp {
+
+// Blocks per cluster the planner asks for on sm_90 (H100, dim 768, hidden 3072:
+// 2 measured fastest; 4 and 8 leave multiprocessors idle while clusters wait to
+// be placed).
+constexpr int kOnePassCluster = 2;
+
+// Fills the one-pass fields of `plan` (m, dim, hidden and pdl already set):
+// hidden 8-groups per block (`groups`, or the planner's when 0), grid, shared
+// memory, workspace; clusters of `cluster` blocks (2..8, sm_90 only) where they
+// fit, else none. False when not even one 8-group slice fits in shared memory.
+bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int groups, int cluster);
+
+void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
+                   void* workspace, cudaStream_t stream, unsigned long long* timeline);
+
+}  // namespace fuselab::fusedmlp
