@@ -133,9 +133,16 @@ struct View2d {
 };
 }  // namespace
 
+// A small-kernel plan and its workspace, zero-filled once (every launch leaves it
+// ready for the next). One each: plans for other token counts, or the other
+// small kernel, lay their workspaces out differently.
+struct SmallKernel {
+  fm::SmallMlpPlan plan;
+  at::Tensor workspace;
+};
+
 struct FusedMlp::State {
-  std::map<std::pair<int64_t, bool>, fm::SmallMlpPlan> small_plans;  // by token count and determinism
-  at::Tensor small_ws;  // zero-filled once: the kernel keeps its counters at zero between launches
+  std::map<std::pair<int64_t, bool>, SmallKernel> small;  // by token count and determinism
   bool weights_just_written = true;  // by the constructor's copies: no early start for the next launch
   Scratch act, gate_out, up_out;
   View2d x2, y2;
@@ -143,16 +150,16 @@ struct FusedMlp::State {
   const void* maps_x = nullptr;  // what the descriptors in `maps` point at
   int64_t maps_tokens = -1;
 
-  const fm::SmallMlpPlan& plan(int64_t tokens, int64_t dim, int64_t hidden, fm::ElemType type, int device,
-                               bool deterministic) {
-    auto it = small_plans.find({tokens, deterministic});
-    if (it == small_plans.end()) {
+  SmallKernel& smallKernel(int64_t tokens, int64_t dim, int64_t hidden, fm::ElemType type, int device,
+                           bool deterministic) {
+    auto it = small.find({tokens, deterministic});
+    if (it == small.end()) {
       fm::SmallMlpTuning tuning;
       // The two-phase kernel's default reduction adds its partial sums in a fixed order.
       if (deterministic) tuning.kernel = fm::SmallMlpKernel::TwoPhase;
       try {
-        it = small_plans.emplace(std::pair{tokens, deterministic},
-                                 fm::planSmallMlp(tokens, dim, hidden, type, device, tuning))
+        it = small.emplace(std::pair{tokens, deterministic},
+                           SmallKernel{fm::planSmallMlp(tokens, dim, hidden, type, device, tuning), {}})
                  .first;
       } catch (const std::invalid_argument& e) {
         throw WorkloadError(std::string("fused_mlp small path: ") + e.what());
@@ -217,10 +224,11 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
   switch (resolved) {
     case FusedMlpPath::Small:
     case FusedMlpPath::SmallDeterministic: {
-      const fm::SmallMlpPlan& plan =
-          st.plan(tokens, dim_, hidden_, type, device_, resolved == FusedMlpPath::SmallDeterministic);
-      if (!st.small_ws.defined() || size_t(st.small_ws.numel()) < plan.workspace_bytes) {
-        st.small_ws = at::zeros({int64_t(plan.workspace_bytes)},
+      SmallKernel& k =
+          st.smallKernel(tokens, dim_, hidden_, type, device_, resolved == FusedMlpPath::SmallDeterministic);
+      const fm::SmallMlpPlan& plan = k.plan;
+      if (!k.workspace.defined()) {
+        k.workspace = at::zeros({int64_t(plan.workspace_bytes)},
                                 at::TensorOptions().dtype(at::kByte).device(at::kCUDA, device_));
       }
       fm::SmallMlpPlan after_copies;
@@ -232,7 +240,7 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
         st.weights_just_written = false;
       }
       fm::launchSmallMlp(*launch, type, x.data_ptr(), wgu_.data_ptr(), down_.data_ptr(), y.data_ptr(),
-                         st.small_ws.data_ptr(), stream);
+                         k.workspace.data_ptr(), stream);
       break;
     }
     case FusedMlpPath::Large:
@@ -279,7 +287,9 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
       c10::cuda::CUDAGuard guard(device_);
       fm::SmallMlpPlan plan;
       try {
-        plan = state_->plan(tokens, dim_, hidden_, elemType(dtype_), device_, r == FusedMlpPath::SmallDeterministic);
+        plan = state_->smallKernel(tokens, dim_, hidden_, elemType(dtype_), device_,
+                                   r == FusedMlpPath::SmallDeterministic)
+                   .plan;
       } catch (const WorkloadError& e) {
         o << "not available here: " << e.what();
         break;

@@ -33,6 +33,57 @@ inline void raiseSmemLimitOnce(const void* kernel, int bytes, std::atomic<uint64
   done_devices.fetch_or(bit, std::memory_order_release);
 }
 
+// The bf16 and fp16 forms of a kernel's argument struct: fill() fills the one of
+// `type` and returns its address, for cudaLaunchKernelExC.
+template <template <ElemType> class Args> struct TypedArgs {
+  Args<ElemType::BF16> bf{};
+  Args<ElemType::FP16> fp{};
+  template <class Fill> void* fill(ElemType type, Fill&& f) {
+    if (type == ElemType::BF16) {
+      f(bf);
+      return &bf;
+    }
+    f(fp);
+    return &fp;
+  }
+};
+
+struct LaunchOptions {
+  bool cooperative = false;  // all blocks co-resident, for cooperative groups' grid barrier
+  bool pdl = false;          // programmatic dependent launch: the next kernel may start early
+  int cluster = 1;           // blocks per cluster (sm_90)
+};
+
+// Launches a kernel with one argument struct and the attributes `options` asks for.
+inline void launchWithOptions(const void* kernel, void* args, int grid, int threads, size_t smem,
+                              cudaStream_t stream, const LaunchOptions& options, const char* what) {
+  cudaLaunchAttribute attrs[3];
+  unsigned n = 0;
+  if (options.cooperative) {
+    attrs[n].id = cudaLaunchAttributeCooperative;
+    attrs[n++].val.cooperative = 1;
+  }
+  if (options.pdl) {
+    attrs[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[n++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (options.cluster > 1) {
+    attrs[n].id = cudaLaunchAttributeClusterDimension;
+    attrs[n].val.clusterDim.x = unsigned(options.cluster);
+    attrs[n].val.clusterDim.y = 1;
+    attrs[n++].val.clusterDim.z = 1;
+  }
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(unsigned(grid));
+  config.blockDim = dim3(unsigned(threads));
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = attrs;
+  config.numAttrs = n;
+  void* kernel_args[] = {args};
+  checkCuda(cudaLaunchKernelExC(&config, kernel, kernel_args), what);
+}
+
 // gelu_tanh(x) = 0.5 x (1 + tanh(u)) = x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3).
 // The sigmoid form needs one exp and one division and saturates cleanly at both ends.
 __device__ __forceinline__ float geluTanh(float x) {

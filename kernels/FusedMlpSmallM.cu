@@ -618,36 +618,13 @@ void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, cons
     args.slice_k = plan.slice_k;
     args.prefetch = plan.prefetch_weights ? 1 : 0;
   };
-  SmallArgs<ElemType::BF16> bf_args;
-  SmallArgs<ElemType::FP16> fp_args;
-  void* arg_ptr;
-  if (type == ElemType::BF16) {
-    fill(bf_args);
-    arg_ptr = &bf_args;
-  } else {
-    fill(fp_args);
-    arg_ptr = &fp_args;
-  }
-  void* kernel_args[] = {arg_ptr};
-  void* kernel = pickKernel(type, rowTilesFor(plan.m), plan.stages, plan.warps).kernel;
-  cudaLaunchAttribute attrs[2];
-  unsigned n_attrs = 0;
-  if (plan.cooperative) {
-    attrs[n_attrs].id = cudaLaunchAttributeCooperative;
-    attrs[n_attrs++].val.cooperative = 1;
-  }
-  if (plan.pdl) {
-    attrs[n_attrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[n_attrs++].val.programmaticStreamSerializationAllowed = 1;
-  }
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(plan.grid);
-  config.blockDim = dim3(plan.warps * 32);
-  config.dynamicSmemBytes = plan.smem_bytes;
-  config.stream = stream;
-  config.attrs = attrs;
-  config.numAttrs = n_attrs;
-  checkCuda(cudaLaunchKernelExC(&config, kernel, kernel_args), "small-token kernel launch");
+  TypedArgs<SmallArgs> args;
+  void* arg_ptr = args.fill(type, fill);
+  LaunchOptions options;
+  options.cooperative = plan.cooperative;
+  options.pdl = plan.pdl;
+  launchWithOptions(pickKernel(type, rowTilesFor(plan.m), plan.stages, plan.warps).kernel, arg_ptr, plan.grid,
+                    plan.warps * 32, plan.smem_bytes, stream, options, "small-token kernel launch");
 }
 
 }  // namespace fuselab::fusedmlp

@@ -462,38 +462,13 @@ void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const
     args.groups = plan.a_groups;
     args.cluster = plan.cluster;
   };
-  OnePassArgs<ElemType::BF16> bf_args;
-  OnePassArgs<ElemType::FP16> fp_args;
-  void* arg_ptr;
-  if (type == ElemType::BF16) {
-    fill(bf_args);
-    arg_ptr = &bf_args;
-  } else {
-    fill(fp_args);
-    arg_ptr = &fp_args;
-  }
-  void* kernel_args[] = {arg_ptr};
-  cudaLaunchAttribute attrs[2];
-  unsigned n_attrs = 0;
-  if (plan.pdl) {
-    attrs[n_attrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[n_attrs++].val.programmaticStreamSerializationAllowed = 1;
-  }
-  if (plan.cluster > 1) {
-    attrs[n_attrs].id = cudaLaunchAttributeClusterDimension;
-    attrs[n_attrs].val.clusterDim.x = unsigned(plan.cluster);
-    attrs[n_attrs].val.clusterDim.y = 1;
-    attrs[n_attrs++].val.clusterDim.z = 1;
-  }
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(plan.grid);
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = plan.smem_bytes;
-  config.stream = stream;
-  config.attrs = attrs;
-  config.numAttrs = n_attrs;
-  checkCuda(cudaLaunchKernelExC(&config, kernelFor(type, rowTiles(plan.m)), kernel_args),
-            "one-pass small-token kernel launch");
+  TypedArgs<OnePassArgs> args;
+  void* arg_ptr = args.fill(type, fill);
+  LaunchOptions options;
+  options.pdl = plan.pdl;
+  options.cluster = plan.cluster;
+  launchWithOptions(kernelFor(type, rowTiles(plan.m)), arg_ptr, plan.grid, kThreads, plan.smem_bytes, stream, options,
+                    "one-pass small-token kernel launch");
 }
 
 }  // namespace fuselab::fusedmlp

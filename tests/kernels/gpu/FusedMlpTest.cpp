@@ -317,8 +317,8 @@ TEST(FusedMlp, DeterministicPathsGiveTheSameBitsEveryRun) {
 }
 
 // One FusedMlp keeps a plan per token count; the small kernels' plans for more
-// and fewer tokens (more or less shared memory for the same kernel) must keep
-// working when used in turn.
+// and fewer tokens (more or less shared memory for the same kernel, the other
+// kernel, another workspace layout) must keep working when used in turn.
 TEST(FusedMlp, SmallPlansForSeveralTokenCountsWorkInTurn) {
   SKIP_WITHOUT_GPU();
   const Inputs big = randomInputs(32, 768, 3072, at::kBFloat16, 41);
@@ -326,14 +326,17 @@ TEST(FusedMlp, SmallPlansForSeveralTokenCountsWorkInTurn) {
   const at::Tensor ref_big = reference32(big), ref_one = reference32(one);
   FusedMlp mlp(big.gate, big.up, big.down);
   for (int round = 0; round < 2; ++round) {
-    for (const auto& [in, ref] : {std::pair{&big, &ref_big}, std::pair{&one, &ref_one}}) {
-      at::Tensor y = at::full_like(in->x, std::numeric_limits<float>::quiet_NaN());
-      mlp.forward(in->x, y, FusedMlpPath::Small);
-      const Errors e = errorsAgainst(y, *ref);
-      const Errors eager = errorsAgainst(eagerMlp(*in), *ref);
-      EXPECT_TRUE(e.finite) << "round " << round << ", tokens " << in->x.size(0);
-      EXPECT_LE(e.rel, 1.25 * eager.rel + 0.1 * epsOf(at::kBFloat16)) << "round " << round << ", tokens "
-                                                                         << in->x.size(0);
+    for (FusedMlpPath path : {FusedMlpPath::Small, FusedMlpPath::SmallDeterministic}) {
+      for (const auto& [in, ref] : {std::pair{&big, &ref_big}, std::pair{&one, &ref_one}}) {
+        at::Tensor y = at::full_like(in->x, std::numeric_limits<float>::quiet_NaN());
+        mlp.forward(in->x, y, path);
+        const Errors e = errorsAgainst(y, *ref);
+        const Errors eager = errorsAgainst(eagerMlp(*in), *ref);
+        const std::string what = "round " + std::to_string(round) + ", " + fusedMlpPathName(path) + ", tokens " +
+                                 std::to_string(in->x.size(0));
+        EXPECT_TRUE(e.finite) << what;
+        EXPECT_LE(e.rel, 1.25 * eager.rel + 0.1 * epsOf(at::kBFloat16)) << what;
+      }
     }
   }
 }
