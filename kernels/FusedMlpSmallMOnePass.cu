@@ -33,14 +33,15 @@ namespace {
 constexpr int kWarps = 8;
 constexpr int kThreads = kWarps * 32;
 constexpr int kMaxGroups = 4;  // hidden 8-groups per block: 2 * 4 n8 tiles of [gate|up] in registers
-constexpr int kMaxCluster = 8;  // blocks that may add up their partial outputs in shared memory (sm_90)
+constexpr int kMaxCluster = 8;  // blocks that may share act in a cluster (sm_90)
 
 // Shared-memory row stride (elements) for rows of `cols` elements: an odd number
 // of 16-byte units, so the 8 rows one ldmatrix reads start in 8 different bank groups.
 __host__ __device__ constexpr int paddedStride(int cols) { return ((cols / 8) | 1) * 8; }
 __host__ __device__ constexpr int redStride(int groups) { return groups * 16 + 4; }  // fp32, per row
 __host__ __device__ constexpr int align16(int bytes) { return (bytes + 15) / 16 * 16; }
-// Output 8-column groups [first, first + count) of y that block `rank` of a cluster computes.
+// The first output 8-column group of y that block `rank` of a cluster computes
+// (rank = cluster gives the end of the last block's).
 __host__ __device__ constexpr int colGroupsFirst(int dim, int cluster, int rank) { return rank * (dim / 8) / cluster; }
 __host__ __device__ constexpr int colGroupsMax(int dim, int cluster) { return (dim / 8 + cluster - 1) / cluster; }
 
