@@ -133,7 +133,17 @@ struct PendingBegin {  // a "B" waiting for its "E"
   Trace::NewEvent ev;
   size_t begin, end;
   size_t index;
+  int64_t device, stream;  // from the "B"'s args
 };
+
+// A GPU track's device and stream: the smallest that its GPU work's args name,
+// so that they do not depend on the order of the events in the file (an export
+// writes them sorted by time, and a re-import must find the same).
+void notePlacement(Track& t, Category category, int64_t device, int64_t stream) {
+  if (!isGpuWork(category)) return;
+  if (device >= 0 && (t.device < 0 || device < t.device)) t.device = static_cast<int>(device);
+  if (stream >= 0 && (t.stream < 0 || stream < t.stream)) t.stream = stream;
+}
 
 struct FlowEnd {
   char phase;           // 's' or 'f'
@@ -921,15 +931,11 @@ void Importer::commitEvent(const EventFields& f) {
         if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
       }
       if (ph == 'B') {
-        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, event_index_});
+        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, event_index_, f.device, f.stream});
         return;
       }
       trace_.append(track, e);
-      Track& t = trace_.tracks[track];
-      if (isGpuWork(e.category)) {
-        if (t.device < 0 && f.device >= 0) t.device = static_cast<int>(f.device);
-        if (t.stream < 0 && f.stream >= 0) t.stream = f.stream;
-      }
+      notePlacement(trace_.tracks[track], e.category, f.device, f.stream);
       return;
     }
     case 'E': {
@@ -944,9 +950,13 @@ void Importer::commitEvent(const EventFields& f) {
       it->second.pop_back();
       if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
       b.ev.dur_ns = ts - b.ev.start_ns;
-      if (b.ev.args.length == 0 && f.args.present)
+      if (b.ev.args.length == 0 && f.args.present) {  // the event keeps the "E"'s args, and their placement
         b.ev.args = ArgsRef{f.args_begin, static_cast<uint32_t>(f.args_end - f.args_begin)};
+        b.device = f.device;
+        b.stream = f.stream;
+      }
       trace_.append(track, b.ev);
+      notePlacement(trace_.tracks[track], b.ev.category, b.device, b.stream);
       return;
     }
     case 's':
