@@ -297,7 +297,9 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
       if (plan.one_pass) {
         o << "one kernel, " << plan.grid << " blocks of " << plan.a_groups * 8
           << " hidden units each (gate+up GEMM, GeGLU, down GEMM; the partial outputs added with fp32 atomics, "
-             "in no fixed order)";
+             "in no fixed order";
+        if (plan.cluster > 1) o << "; clusters of " << plan.cluster << " share act and split the output columns";
+        o << ")";
       } else {
         o << "one kernel in two phases with a grid barrier (gate+up GEMM and GeGLU over " << plan.a_tiles
           << " tiles; down GEMM over " << plan.b_col_tiles << " column tiles x " << plan.b_slices
