@@ -436,8 +436,6 @@ __global__ void __launch_bounds__(Warps * 32, Warps == 8 ? 2 : 1) smallMlpKernel
   mark(kTimelineEnd);
 }
 
-int rowTilesFor(int64_t m) { return m <= 16 ? 1 : m <= 32 ? 2 : 4; }
-
 struct KernelChoice {
   void* kernel;
   size_t smem_bytes;
@@ -487,7 +485,6 @@ int blocksPerSm(const KernelChoice& k, int warps, int device) {
 }
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-size_t roundUp256(size_t v) { return (v + 255) / 256 * 256; }
 
 struct WorkspaceLayout {
   size_t act = 0, part = 0, counters = 0, barrier = 0, total = 0;

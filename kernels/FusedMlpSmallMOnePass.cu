@@ -352,8 +352,6 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   mark(kTimelineEnd);
 }
 
-int rowTiles(int64_t m) { return m <= 16 ? 1 : m <= 32 ? 2 : 4; }
-
 template <ElemType E> void* kernelFor(int row_tiles) {
   switch (row_tiles) {
     case 1: return reinterpret_cast<void*>(&onePassKernel<E, 1>);
@@ -365,7 +363,6 @@ void* kernelFor(ElemType type, int row_tiles) {
   return type == ElemType::BF16 ? kernelFor<ElemType::BF16>(row_tiles) : kernelFor<ElemType::FP16>(row_tiles);
 }
 
-size_t roundUp256(size_t v) { return (v + 255) / 256 * 256; }
 size_t arrivalsOffset(const SmallMlpPlan& plan) { return roundUp256(size_t(plan.m * plan.dim) * sizeof(float)); }
 
 // Clusters of `size` blocks that can be resident at once (0: none).
@@ -390,7 +387,7 @@ int residentClusters(void* kernel, int size, int grid, int smem) {
 
 bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int groups, int cluster) {
   const int64_t h8 = plan.hidden / 8;
-  const int rows = rowTiles(plan.m);
+  const int rows = rowTilesFor(plan.m);
   void* kernel = kernelFor(type, rows);
   // The most dynamic shared memory a block may have: the device's opt-in limit
   // less the kernel's static shared memory.
@@ -468,7 +465,7 @@ void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const
   LaunchOptions options;
   options.pdl = plan.pdl;
   options.cluster = plan.cluster;
-  launchWithOptions(kernelFor(type, rowTiles(plan.m)), arg_ptr, plan.grid, kThreads, plan.smem_bytes, stream, options,
+  launchWithOptions(kernelFor(type, rowTilesFor(plan.m)), arg_ptr, plan.grid, kThreads, plan.smem_bytes, stream, options,
                     "one-pass small-token kernel launch");
 }
 
