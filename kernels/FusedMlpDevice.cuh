@@ -105,6 +105,23 @@ template <> struct Elem<ElemType::FP16> {
   static __device__ __forceinline__ float2 unpack(T2 v) { return __half22float2(v); }
 };
 
+// The operands of every small-token kernel's argument struct: x, the interleaved
+// gate/up weights, the down weights and y.
+template <ElemType E> struct MlpOperands {
+  using T = typename Elem<E>::T;
+  const T* x;
+  const T* wgu;
+  const T* wd;
+  T* y;
+
+  void setOperands(const void* x_in, const void* wgu_in, const void* wd_in, void* y_out) {
+    x = static_cast<const T*>(x_in);
+    wgu = static_cast<const T*>(wgu_in);
+    wd = static_cast<const T*>(wd_in);
+    y = static_cast<T*>(y_out);
+  }
+};
+
 __device__ __forceinline__ uint32_t smemAddr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }

@@ -60,12 +60,8 @@ template <int MT, int Stages, int Warps> struct Cfg {
   static constexpr size_t kSmemBytes = kRingBytes > kRedBytes ? kRingBytes : kRedBytes;
 };
 
-template <ElemType E> struct SmallArgs {
+template <ElemType E> struct SmallArgs : MlpOperands<E> {
   using T = typename Elem<E>::T;
-  const T* x;
-  const T* wgu;
-  const T* wd;
-  T* y;
   T* act;                // [m, hidden]
   float* part;           // [b_slices, m, dim]
   unsigned* counters;    // [b_col_tiles], zero between launches
@@ -592,10 +588,7 @@ void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, cons
   char* ws = static_cast<char*>(workspace);
   auto fill = [&](auto& args) {
     using T = typename std::remove_pointer_t<decltype(args.y)>;
-    args.x = static_cast<const T*>(x);
-    args.wgu = static_cast<const T*>(wgu);
-    args.wd = static_cast<const T*>(wd);
-    args.y = static_cast<T*>(y);
+    args.setOperands(x, wgu, wd, y);
     args.act = reinterpret_cast<T*>(ws + layout.act);
     args.part = reinterpret_cast<float*>(ws + layout.part);
     args.counters = reinterpret_cast<unsigned*>(ws + layout.counters);

@@ -65,12 +65,7 @@ __host__ __device__ inline Layout layoutFor(int m, int dim, int groups, int row_
   return l;
 }
 
-template <ElemType E> struct OnePassArgs {
-  using T = typename Elem<E>::T;
-  const T* x;
-  const T* wgu;
-  const T* wd;
-  T* y;
+template <ElemType E> struct OnePassArgs : MlpOperands<E> {
   float* acc;          // [m, dim], zero between launches
   unsigned* arrivals;  // blocks done, zero between launches
   unsigned long long* timeline;
@@ -446,11 +441,7 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int gro
 void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
                    void* workspace, cudaStream_t stream, unsigned long long* timeline) {
   auto fill = [&](auto& args) {
-    using T = typename std::remove_pointer_t<decltype(args.y)>;
-    args.x = static_cast<const T*>(x);
-    args.wgu = static_cast<const T*>(wgu);
-    args.wd = static_cast<const T*>(wd);
-    args.y = static_cast<T*>(y);
+    args.setOperands(x, wgu, wd, y);
     args.acc = static_cast<float*>(workspace);
     args.arrivals = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + arrivalsOffset(plan));
     args.timeline = timeline;
