@@ -166,11 +166,12 @@ void smallKernelExperiments() {
               "act written (and shared in the cluster), -, down GEMM and atomics issued, arrived, end.\n"
               "Next (the second of two back-to-back launches, after the first one ends; negative = while it\n"
               "runs): its first block starts, its first block gets past the dependency wait, its last block ends.\n"
-              "blocks: per multiprocessor that fit\n",
+              "blocks: per multiprocessor that fit; cluster: blocks per cluster; conv: blocks that convert the\n"
+              "one pass's accumulator\n",
               long(kDim), long(kHidden));
-  std::printf("%7s  %-40s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s %5s\n", "tokens", "configuration",
+  std::printf("%7s  %-40s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s %5s %7s %4s\n", "tokens", "configuration",
               "us/launch", "A done", "barrier", "B gemm", "publish", "end", "start", "deps", "end", "rel.err", "blocks",
-              "grid");
+              "grid", "cluster", "conv");
   const at::TensorOptions bf = at::TensorOptions().dtype(at::kBFloat16).device(at::kCUDA, 0);
   for (int64_t tokens : {int64_t(1), int64_t(16), int64_t(32), int64_t(64)}) {
     const at::Tensor x = at::randn({tokens, kDim}, bf);
@@ -186,13 +187,18 @@ void smallKernelExperiments() {
       int warps, stages, groups;  // 0: the planner's
       int launch;                 // 0: the planner's, 1: ordinary without early start, 2: cooperative
       int cluster = 0;            // one pass: blocks per cluster (0: the planner's)
+      int converters = 0;         // one pass: blocks that convert the accumulator (0: the planner's)
     };
     const Config configs[] = {{"default", kAuto, false, true, false, 0, 0, 0, 0},
                               {"one pass", kOne, false, true, true, 0, 0, 0, 0},
+                              {"one pass, 1 converting block", kOne, false, true, true, 0, 0, 0, 0, 0, 1},
+                              {"one pass, 4 converting blocks", kOne, false, true, true, 0, 0, 0, 0, 0, 4},
+                              {"one pass, 16 converting blocks", kOne, false, true, true, 0, 0, 0, 0, 0, 16},
                               {"one pass, no clusters", kOne, false, true, true, 0, 0, 0, 0, 1},
                               {"one pass, no early start", kOne, false, true, true, 0, 0, 0, 1},
                               {"one pass, clusters of 4", kOne, false, true, true, 0, 0, 0, 0, 4},
                               {"one pass, clusters of 8", kOne, false, true, true, 0, 0, 0, 0, 8},
+                              {"one pass, 3 groups, clusters of 2", kOne, false, true, true, 0, 0, 3, 0, 2},
                               {"one pass, 4 groups, clusters of 4", kOne, false, true, true, 0, 0, 4, 0, 4},
                               {"one pass, 2 groups/block", kOne, false, true, true, 0, 0, 2, 0},
                               {"one pass, 4 groups/block", kOne, false, true, true, 0, 0, 4, 0},
@@ -212,6 +218,7 @@ void smallKernelExperiments() {
       tuning.stages = c.stages;
       tuning.a_groups = c.groups;
       tuning.cluster = c.cluster;
+      tuning.converters = c.converters;
       fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0, tuning);
       if (!plan.one_pass) {
         plan.prefetch_weights = c.prefetch;
@@ -273,11 +280,11 @@ void smallKernelExperiments() {
       const double err = ((y.to(at::kFloat) - ref).norm() / ref.norm()).item<double>();
       char barrier[16] = "-";  // the one-pass kernel has none
       if (!plan.one_pass) std::snprintf(barrier, sizeof barrier, "%.1f", median(alone[fm::kTimelineBarrier]));
-      std::printf("%7ld  %-40s %9.1f %7.1f %8s %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM %5d\n",
+      std::printf("%7ld  %-40s %9.1f %7.1f %8s %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM %5d %7d %4d\n",
                   long(tokens), c.name, per * 1e6, median(alone[fm::kTimelineADone]), barrier,
                   median(alone[fm::kTimelineBGemm]),
                   median(alone[fm::kTimelinePublished]), median(alone[fm::kTimelineEnd]), median(next_start),
-                  median(next_deps), median(next_end), err, plan.blocks_per_sm, plan.grid);
+                  median(next_deps), median(next_end), err, plan.blocks_per_sm, plan.grid, plan.cluster, plan.converters);
     }
   }
 }

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "kernels/Workload.h"
 
@@ -299,7 +300,8 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
           << " hidden units each (gate+up GEMM, GeGLU, down GEMM; the partial outputs added with fp32 atomics, "
              "in no fixed order";
         if (plan.cluster > 1) o << "; clusters of " << plan.cluster << " share act and split the output columns";
-        o << ")";
+        o << "; the last " << (plan.converters > 1 ? std::to_string(plan.converters) + " blocks" : std::string("block"))
+          << " to finish convert the sum into y)";
       } else {
         o << "one kernel in two phases with a grid barrier (gate+up GEMM and GeGLU over " << plan.a_tiles
           << " tiles; down GEMM over " << plan.b_col_tiles << " column tiles x " << plan.b_slices

@@ -215,6 +215,26 @@ __device__ __forceinline__ void atomicAddPair(float* p, float a, float b) {
 #endif
 }
 
+// Counters that blocks arrive at (gpu scope). atomicAddAcqRel: releases the
+// block's writes (ordered before by __syncthreads) with the arrival and acquires
+// those of every block that arrived before (atomicAddRelease: only releases);
+// loadAcquire: sees the writes of every arrival it counts.
+__device__ __forceinline__ unsigned loadAcquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned atomicAddRelease(unsigned* p, unsigned v) {
+  unsigned old;
+  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+__device__ __forceinline__ unsigned atomicAddAcqRel(unsigned* p, unsigned v) {
+  unsigned old;
+  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+
 __device__ __forceinline__ unsigned long long globalTimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));

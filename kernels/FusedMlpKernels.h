@@ -37,6 +37,9 @@ struct SmallMlpPlan {
   // shared memory and each computes 1/cluster of y's columns over all of the
   // cluster's hidden units, so y receives cluster times fewer atomic additions).
   int cluster = 1;
+  // One pass: the last blocks to arrive, which convert the accumulator into y,
+  // a share each (1..grid / 2).
+  int converters = 0;
   int grid = 0;        // blocks: one per multiprocessor (two phases), one per tile (one pass, whole clusters)
   int a_groups = 0;    // hidden 8-groups per phase-A tile (1..3) or per one-pass block (1..4)
   int a_tiles = 0;
@@ -94,15 +97,15 @@ struct SmallMlpTuning {
   int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..3 (one pass: per block, 1..4)
   int b_groups = 0;  // output 8-column groups per phase-B tile, 1..6
   int cluster = 0;   // one pass, sm_90: blocks per cluster, 1, 2, 4 or 8 (0: the planner's)
+  int converters = 0;  // one pass: blocks that convert the accumulator, 1..16 (0: the planner's)
 };
 
 // Tokens up to which the planner's Auto choice is the one-pass kernel (H100, dim
-// 768, hidden 3072, us per launch, one pass / two phases, two runs: 1 token
-// 9.7 / 11.0 and 9.5 / 11.1, 16: 12.0 / 12.2 and 11.8 / 12.2, 32: 15.3 / 15.7
-// and 16.0 / 15.5, 64: 24.4 / 20.8 and 25.4 / 20.6: with more tokens the one
-// pass's atomics cost more than the two phases' grid barrier; at 32 a tie, where
-// the deterministic kernel is the better choice).
-constexpr int64_t kOnePassAutoMaxTokens = 16;
+// 768, hidden 3072, us per launch, one pass / two phases, three runs: 1 token
+// 9.5-9.7 / 10.9-11.0, 16: 11.2-11.3 / 12.2, 32: 14.2-14.4 (4-block clusters)
+// / 15.7-15.8, 64: 21.4-21.6 / 20.7-20.8: with more tokens the one pass's
+// atomics cost more than the two phases' grid barrier).
+constexpr int64_t kOnePassAutoMaxTokens = 32;
 
 // Throws std::invalid_argument when m is outside 1..kSmallMaxTokens, the tuning
 // asks for another warp count or ring depth, or the device cannot hold the grid (the message

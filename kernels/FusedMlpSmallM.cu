@@ -75,23 +75,6 @@ template <ElemType E> struct SmallArgs : MlpOperands<E> {
   int atomic_reduce;
 };
 
-__device__ __forceinline__ unsigned loadAcquire(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-__device__ __forceinline__ unsigned atomicAddRelease(unsigned* p, unsigned v) {
-  unsigned old;
-  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  return old;
-}
-__device__ __forceinline__ unsigned atomicAddAcqRel(unsigned* p, unsigned v) {
-  unsigned old;
-  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  return old;
-}
-
 // Grid barrier for the ordinary launch, one atomic per block: block 0 adds
 // 2^31 - (blocks - 1), the others 1, so the word's top bit flips exactly when the
 // last block arrives, and its low bits are back where they started: ready for
@@ -513,6 +496,10 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
     throw std::invalid_argument("the one-pass kernel's clusters have 1, 2, 4 or 8 blocks, not " +
                                 std::to_string(tuning.cluster));
   }
+  if (tuning.converters < 0 || tuning.converters > kMaxConverters) {
+    throw std::invalid_argument("the one-pass kernel's accumulator is converted by 1.." +
+                                std::to_string(kMaxConverters) + " blocks, not " + std::to_string(tuning.converters));
+  }
   if (tuning.stages != 0 && tuning.stages != 3 && tuning.stages != 4 && tuning.stages != 6) {
     throw std::invalid_argument("the small-token kernel's ring has 3, 4 or 6 stages, not " +
                                 std::to_string(tuning.stages));
@@ -531,8 +518,13 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   plan.pdl = major >= 9;
   const bool one_pass = tuning.kernel == SmallMlpKernel::OnePass ||
                         (tuning.kernel == SmallMlpKernel::Auto && m <= kOnePassAutoMaxTokens);
-  const int cluster = major < 9 ? 1 : tuning.cluster != 0 ? tuning.cluster : kOnePassCluster;
-  if (one_pass && planOnePass(plan, type, device, sms, tuning.a_groups, cluster)) {
+  // Clusters exist from sm_90 on; the block shape measured for them applies
+  // where the tuning leaves both groups and cluster to the planner.
+  const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1};
+  SmallMlpTuning one_pass_tuning = tuning;
+  if (tuning.a_groups == 0 && tuning.cluster == 0) one_pass_tuning.a_groups = shape.groups;
+  const int cluster = major < 9 ? 1 : tuning.cluster != 0 ? tuning.cluster : shape.cluster;
+  if (one_pass && planOnePass(plan, type, device, sms, one_pass_tuning, cluster)) {
     return plan;
   }
 

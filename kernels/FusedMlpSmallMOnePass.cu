@@ -4,8 +4,8 @@
 //   [gate|up] = x wgu_slice^T over all of dim (tensor cores, mma.sync),
 //   act = gelu_tanh(gate) * up, rounded to the element type (as eager rounds it),
 //   partial y = act wd[:, slice]^T, added into an fp32 [m, dim] accumulator with
-//   atomics; the last block to finish converts the accumulator into y and
-//   zeroes it for the next launch.
+//   atomics; the last few blocks to finish convert the accumulator into y and
+//   zero it for the next launch.
 // On sm_90 blocks may come in clusters that share act through distributed
 // shared memory: each block then multiplies the cluster's act by the wd rows of
 // 1/cluster of y's columns (the same weight bytes), so each output receives
@@ -67,10 +67,11 @@ __host__ __device__ inline Layout layoutFor(int m, int dim, int groups, int row_
 
 template <ElemType E> struct OnePassArgs : MlpOperands<E> {
   float* acc;          // [m, dim], zero between launches
-  unsigned* arrivals;  // blocks done, zero between launches
+  unsigned* counters;  // [0]: blocks arrived, [1]: converters that saw them all; zero between launches
   unsigned long long* timeline;
   int m, dim, hidden, groups;
-  int cluster;  // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
+  int cluster;     // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
+  int converters;  // the last blocks to arrive, which convert the accumulator (1..grid / 2)
 };
 
 // p[0..3] += v, atomically, without reading back (p 16-byte aligned).
@@ -108,7 +109,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   using T = typename Elem<E>::T;
   using T2 = typename Elem<E>::T2;
   extern __shared__ __align__(16) unsigned char smem[];
-  __shared__ int last_block;
+  __shared__ int conversion_share;  // this block's share of the conversion, -1: none
   const Layout L = layoutFor(p.m, p.dim, p.groups, MT, p.cluster);
   T* wgu_s = reinterpret_cast<T*>(smem + L.wgu);
   T* x_s = reinterpret_cast<T*>(smem + L.x);
@@ -309,40 +310,54 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   }
   mark(kTimelineBGemm);
 
-  // Arrive; the last block sees every block's additions (fence, atomic, fence:
-  // the pattern of a grid barrier's arrival) and converts the accumulator.
+  // Arrive. The last `converters` blocks to arrive each convert one share of
+  // the accumulator into y and zero it (one block alone took 1.5 us at 16 tokens,
+  // bound by its own bandwidth). A converter waits for the blocks still to
+  // arrive; they can always be placed, since the blocks that arrived before it
+  // are done and the next launch in the stream starts no block before every
+  // block of this one has started.
   __syncthreads();
   if (tid == 0) {
-    __threadfence();
-    const bool last = atomicAdd(p.arrivals, 1u) == gridDim.x - 1;
-    if (last) __threadfence();
-    last_block = last;
+    const int from_end = int(gridDim.x) - 1 - int(atomicAddAcqRel(p.counters, 1u));
+    const int share = from_end < p.converters ? from_end : -1;
+    if (share >= 0) {
+      while (loadAcquire(p.counters) < gridDim.x) {
+      }
+      // Once every converter has seen all arrivals, the last to say so resets
+      // both counters for the next launch.
+      if (atomicAdd(p.counters + 1, 1u) == unsigned(p.converters) - 1) {
+        p.counters[0] = 0;
+        p.counters[1] = 0;
+      }
+    }
+    conversion_share = share;
   }
   __syncthreads();
   mark(kTimelinePublished);
-  if (last_block) {
-    // Loads a batch at a time, so one block's pass costs a few L2 round trips
-    // rather than one per element it converts (one at 16 tokens, dim 768).
+  if (conversion_share >= 0) {
+    // Loads a batch at a time: a few L2 round trips per share rather than one
+    // per element it converts.
     constexpr int kBatch = 12;
     const int quads = p.m * p.dim / 4;
+    const int begin = int(int64_t(quads) * conversion_share / p.converters);
+    const int end = int(int64_t(quads) * (conversion_share + 1) / p.converters);
     float4* acc4 = reinterpret_cast<float4*>(p.acc);
-    for (int base = tid; base < quads; base += kThreads * kBatch) {
+    for (int base = begin + tid; base < end; base += kThreads * kBatch) {
       float4 v[kBatch];
 #pragma unroll
       for (int q = 0; q < kBatch; ++q) {
-        if (base + q * kThreads < quads) v[q] = __ldcg(acc4 + base + q * kThreads);
+        if (base + q * kThreads < end) v[q] = __ldcg(acc4 + base + q * kThreads);
       }
 #pragma unroll
       for (int q = 0; q < kBatch; ++q) {
         const int i = base + q * kThreads;
-        if (i < quads) {
+        if (i < end) {
           T2 o[2] = {Elem<E>::pack(v[q].x, v[q].y), Elem<E>::pack(v[q].z, v[q].w)};
           *reinterpret_cast<uint2*>(p.y + int64_t(i) * 4) = *reinterpret_cast<const uint2*>(o);
           __stcg(acc4 + i, make_float4(0.f, 0.f, 0.f, 0.f));
         }
       }
     }
-    if (tid == 0) *p.arrivals = 0;
   }
   mark(kTimelineEnd);
 }
@@ -358,7 +373,7 @@ void* kernelFor(ElemType type, int row_tiles) {
   return type == ElemType::BF16 ? kernelFor<ElemType::BF16>(row_tiles) : kernelFor<ElemType::FP16>(row_tiles);
 }
 
-size_t arrivalsOffset(const SmallMlpPlan& plan) { return roundUp256(size_t(plan.m * plan.dim) * sizeof(float)); }
+size_t countersOffset(const SmallMlpPlan& plan) { return roundUp256(size_t(plan.m * plan.dim) * sizeof(float)); }
 
 // Clusters of `size` blocks that can be resident at once (0: none).
 int residentClusters(void* kernel, int size, int grid, int smem) {
@@ -380,7 +395,7 @@ int residentClusters(void* kernel, int size, int grid, int smem) {
 
 }  // namespace
 
-bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int groups, int cluster) {
+bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning, int cluster) {
   const int64_t h8 = plan.hidden / 8;
   const int rows = rowTilesFor(plan.m);
   void* kernel = kernelFor(type, rows);
@@ -393,6 +408,7 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int gro
   const int limit = optin - int(attributes.sharedSizeBytes);
   // Widest slices that spread the hidden units over the multiprocessors, narrower
   // where a block's weights would not fit in shared memory.
+  const int groups = tuning.a_groups;
   int g = groups > 0 ? std::min(groups, kMaxGroups) : int(std::clamp<int64_t>((h8 + sms - 1) / sms, 1, kMaxGroups));
   cluster = std::clamp(cluster, 1, kMaxCluster);
   for (; g >= 1; --g) {
@@ -410,12 +426,14 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int gro
   // Clusters share act, so each block holds only its columns of wd, over all the
   // cluster's hidden units: a little more shared memory (padding), if it fits.
   // And only where all of the clusters fit at once: otherwise (measured) the
-  // clusters that wait to be placed cost more than the atomics they save.
-  const int cluster_grid = (tiles + cluster - 1) / cluster * cluster;
-  if (cluster > 1) {
+  // clusters that wait to be placed cost more than the atomics they save. So
+  // the largest cluster up to the one asked for whose clusters all fit.
+  auto clusterGrid = [&](int size) { return (tiles + size - 1) / size * size; };
+  for (; cluster > 1; cluster /= 2) {
     const int cluster_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster).total;
-    if (cluster_smem > limit || residentClusters(kernel, cluster, cluster_grid, cluster_smem) * cluster < cluster_grid) {
-      cluster = 1;
+    if (cluster_smem <= limit &&
+        residentClusters(kernel, cluster, clusterGrid(cluster), cluster_smem) * cluster >= clusterGrid(cluster)) {
+      break;
     }
   }
   const int smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster).total;
@@ -430,11 +448,17 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, int gro
   plan.a_groups = g;
   plan.a_tiles = tiles;
   plan.cluster = cluster;
-  plan.grid = cluster > 1 ? cluster_grid : tiles;
+  plan.grid = clusterGrid(cluster);
   plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
   plan.smem_bytes = size_t(smem);
   plan.blocks_per_sm = per_sm;
-  plan.workspace_bytes = arrivalsOffset(plan) + 256;
+  // About two float4s of the accumulator per thread of a converter, and at most
+  // half the grid (so that a converter's wait never needs all blocks resident).
+  const int quads = int(plan.m * plan.dim / 4);
+  int converters = tuning.converters;
+  if (converters == 0) converters = std::clamp((quads + 2 * kThreads - 1) / (2 * kThreads), 1, kMaxConverters);
+  plan.converters = std::clamp(converters, 1, std::max(1, plan.grid / 2));
+  plan.workspace_bytes = countersOffset(plan) + 256;
   return true;
 }
 
@@ -443,13 +467,14 @@ void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const
   auto fill = [&](auto& args) {
     args.setOperands(x, wgu, wd, y);
     args.acc = static_cast<float*>(workspace);
-    args.arrivals = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + arrivalsOffset(plan));
+    args.counters = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + countersOffset(plan));
     args.timeline = timeline;
     args.m = int(plan.m);
     args.dim = int(plan.dim);
     args.hidden = int(plan.hidden);
     args.groups = plan.a_groups;
     args.cluster = plan.cluster;
+    args.converters = plan.converters;
   };
   TypedArgs<OnePassArgs> args;
   void* arg_ptr = args.fill(type, fill);

@@ -151,7 +151,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
 // Two phases: K rotation, atomic or fixed-order reduction, cooperative or
 // ordinary launch, 8 or 16 warps, ring depth, early start of the next launch.
 // One pass: 1 to 4 hidden 8-groups per block (so K of the down GEMM is 8, 16,
-// 24 or 32: k8 and k16 steps), early start or not, clusters (sm_90) or not.
+// 24 or 32: k8 and k16 steps), early start or not, clusters (sm_90) or not,
+// 1 to 16 blocks converting the accumulator.
 TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
@@ -163,6 +164,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
     bool pdl;
     int groups;  // one pass: hidden 8-groups per block (0: the planner's)
     int cluster = 0;  // one pass: blocks per cluster (sm_90; 0: the planner's)
+    int converters = 0;  // one pass: blocks that convert the accumulator (0: the planner's)
   };
   const Config configs[] = {{kTwo, true, false, true, 8, 0, true, 0},    {kTwo, false, false, true, 8, 0, false, 0},
                             {kTwo, true, true, true, 8, 0, true, 0},     {kTwo, false, true, true, 8, 0, false, 0},
@@ -173,7 +175,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                             {kTwo, false, false, false, 8, 0, true, 0},  {kOne, true, true, false, 8, 0, true, 0},
                             {kOne, true, true, false, 8, 0, false, 0},   {kOne, true, true, false, 8, 0, true, 1},
                             {kOne, true, true, false, 8, 0, true, 2},    {kOne, true, true, false, 8, 0, true, 4},
-                            {kOne, true, true, false, 8, 0, true, 0, 2},  {kOne, true, true, false, 8, 0, false, 3, 8}};
+                            {kOne, true, true, false, 8, 0, true, 0, 2},  {kOne, true, true, false, 8, 0, false, 3, 8},
+                            {kOne, true, true, false, 8, 0, true, 0, 0, 1}, {kOne, true, true, false, 8, 0, true, 1, 1, 16}};
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
@@ -189,6 +192,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           tuning.kernel = c.kernel;
           tuning.a_groups = c.groups;
           tuning.cluster = c.cluster;
+          tuning.converters = c.converters;
           if (c.kernel == kTwo) {
             tuning.warps = c.warps;
             tuning.stages = c.stages;
@@ -198,6 +202,11 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           ASSERT_EQ(plan.warps, c.warps);
           if (c.stages != 0) ASSERT_EQ(plan.stages, c.stages);
           if (c.groups != 0) ASSERT_LE(plan.a_groups, c.groups);  // narrower where shared memory is short
+          if (plan.one_pass) {  // at most half the grid waits to convert
+            ASSERT_GE(plan.converters, 1);
+            ASSERT_LE(plan.converters, std::max(1, plan.grid / 2));
+            if (c.converters != 0) ASSERT_LE(plan.converters, c.converters);
+          }
           if (c.kernel == kTwo) {
             plan.rotate_k = c.rotate;
             plan.atomic_reduce = c.atomic;
@@ -208,7 +217,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           const std::string what = "tokens " + std::to_string(tokens) + ", dim " + std::to_string(shape.dim) +
                                    ", hidden " + std::to_string(shape.hidden) + (dtype == at::kHalf ? ", fp16" : ", bf16") +
                                    (plan.one_pass ? ", one pass, groups " + std::to_string(plan.a_groups) + ", cluster " +
-                                                        std::to_string(plan.cluster)
+                                                        std::to_string(plan.cluster) + ", converters " +
+                                                        std::to_string(plan.converters)
                                                   : ", two phases") +
                                    ", rotate " + std::to_string(c.rotate) + ", atomic " + std::to_string(c.atomic) +
                                    ", cooperative " + std::to_string(c.cooperative) + ", warps " +
@@ -286,7 +296,7 @@ TEST(FusedMlp, SmallKernelChainedLaunchesStartEarlySafely) {
 }
 
 // Checked before any CUDA call, so this runs without a GPU too.
-TEST(FusedMlp, SmallKernelPlannerRejectsOtherWarpCountsAndRingDepths) {
+TEST(FusedMlp, SmallKernelPlannerRejectsTuningsOutsideItsRanges) {
   namespace fm = fusedmlp;
   fm::SmallMlpTuning tuning;
   tuning.warps = 12;
@@ -297,6 +307,11 @@ TEST(FusedMlp, SmallKernelPlannerRejectsOtherWarpCountsAndRingDepths) {
   tuning.stages = 0;
   tuning.cluster = 3;
   EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
+  tuning.cluster = 0;
+  for (int converters : {-1, 17}) {
+    tuning.converters = converters;
+    EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << converters;
+  }
 }
 
 TEST(FusedMlp, DeterministicPathsGiveTheSameBitsEveryRun) {
