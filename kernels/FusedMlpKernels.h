@@ -100,16 +100,18 @@ struct SmallMlpTuning {
   int converters = 0;  // one pass: blocks that convert the accumulator, 1..16 (0: the planner's)
 };
 
-// Tokens up to which the planner's Auto choice is the one-pass kernel (H100, dim
+// Tokens up to which the planner's Auto choice is the one-pass kernel, on sm_90
+// and newer (clusters; elsewhere Auto takes the two phases) (H100, dim
 // 768, hidden 3072, us per launch, one pass / two phases, three runs: 1 token
 // 9.5-9.7 / 10.9-11.0, 16: 11.2-11.3 / 12.2, 32: 14.2-14.4 (4-block clusters)
 // / 15.7-15.8, 64: 21.4-21.6 / 20.7-20.8: with more tokens the one pass's
 // atomics cost more than the two phases' grid barrier).
 constexpr int64_t kOnePassAutoMaxTokens = 32;
 
-// Throws std::invalid_argument when m is outside 1..kSmallMaxTokens, the tuning
-// asks for another warp count or ring depth, or the device cannot hold the grid (the message
-// says why); the argument checks come before any CUDA call.
+// Throws std::invalid_argument when m is outside 1..kSmallMaxTokens, a tuning
+// value is outside its range (warps, ring depth, cluster, converting blocks), or
+// the device cannot hold the grid (the message says why); the argument checks
+// come before any CUDA call.
 SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type, int device,
                           SmallMlpTuning tuning = {});
 // timeline: optional [grid, kSmallTimelinePoints] device array of %globaltimer

@@ -516,8 +516,12 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   // Where programmatic dependent launch exists (sm_90+), the next forward starts
   // its blocks and weight loads while this one finishes.
   plan.pdl = major >= 9;
+  // Auto takes the one pass only where clusters exist: without them its
+  // atomics cost more than the two phases' barrier (H100 with clusters turned
+  // off, us per launch, one pass / two phases: 16 tokens 13.6-14.2 / 12.2,
+  // 32 tokens 19.1-20.0 / 15.5-15.8).
   const bool one_pass = tuning.kernel == SmallMlpKernel::OnePass ||
-                        (tuning.kernel == SmallMlpKernel::Auto && m <= kOnePassAutoMaxTokens);
+                        (tuning.kernel == SmallMlpKernel::Auto && major >= 9 && m <= kOnePassAutoMaxTokens);
   // Clusters exist from sm_90 on; the block shape measured for them applies
   // where the tuning leaves both groups and cluster to the planner.
   const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1};
