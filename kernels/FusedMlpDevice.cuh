@@ -106,19 +106,23 @@ template <> struct Elem<ElemType::FP16> {
 };
 
 // The operands of every small-token kernel's argument struct: x, the interleaved
-// gate/up weights, the down weights and y.
+// gate/up weights, the down weights and y, and the plan's sizes.
 template <ElemType E> struct MlpOperands {
   using T = typename Elem<E>::T;
   const T* x;
   const T* wgu;
   const T* wd;
   T* y;
+  int m, dim, hidden;  // tokens, and the MLP's sizes
 
-  void setOperands(const void* x_in, const void* wgu_in, const void* wd_in, void* y_out) {
+  void setOperands(const SmallMlpPlan& plan, const void* x_in, const void* wgu_in, const void* wd_in, void* y_out) {
     x = static_cast<const T*>(x_in);
     wgu = static_cast<const T*>(wgu_in);
     wd = static_cast<const T*>(wd_in);
     y = static_cast<T*>(y_out);
+    m = int(plan.m);
+    dim = int(plan.dim);
+    hidden = int(plan.hidden);
   }
 };
 

@@ -67,7 +67,6 @@ template <ElemType E> struct SmallArgs : MlpOperands<E> {
   unsigned* counters;    // [b_col_tiles], zero between launches
   unsigned* barrier;     // the grid barrier's word (ordinary launch)
   unsigned long long* timeline;  // optional, [grid, kSmallTimelinePoints]
-  int m, dim, hidden;
   int a_groups, a_tiles, b_groups, b_col_tiles, b_slices, slice_k;
   int prefetch;
   int cooperative;
@@ -584,7 +583,7 @@ void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, cons
   char* ws = static_cast<char*>(workspace);
   auto fill = [&](auto& args) {
     using T = typename std::remove_pointer_t<decltype(args.y)>;
-    args.setOperands(x, wgu, wd, y);
+    args.setOperands(plan, x, wgu, wd, y);
     args.act = reinterpret_cast<T*>(ws + layout.act);
     args.part = reinterpret_cast<float*>(ws + layout.part);
     args.counters = reinterpret_cast<unsigned*>(ws + layout.counters);
@@ -593,9 +592,6 @@ void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, cons
     args.cooperative = plan.cooperative ? 1 : 0;
     args.rotate_k = plan.rotate_k ? 1 : 0;
     args.atomic_reduce = plan.atomic_reduce ? 1 : 0;
-    args.m = int(plan.m);
-    args.dim = int(plan.dim);
-    args.hidden = int(plan.hidden);
     args.a_groups = plan.a_groups;
     args.a_tiles = plan.a_tiles;
     args.b_groups = plan.b_groups;

@@ -69,7 +69,7 @@ template <ElemType E> struct OnePassArgs : MlpOperands<E> {
   float* acc;          // [m, dim], zero between launches
   unsigned* counters;  // [0]: blocks arrived, [1]: converters that saw them all; zero between launches
   unsigned long long* timeline;
-  int m, dim, hidden, groups;
+  int groups;
   int cluster;     // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
   int converters;  // the last blocks to arrive, which convert the accumulator (1..grid / 2)
 };
@@ -465,13 +465,10 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
 void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
                    void* workspace, cudaStream_t stream, unsigned long long* timeline) {
   auto fill = [&](auto& args) {
-    args.setOperands(x, wgu, wd, y);
+    args.setOperands(plan, x, wgu, wd, y);
     args.acc = static_cast<float*>(workspace);
     args.counters = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + countersOffset(plan));
     args.timeline = timeline;
-    args.m = int(plan.m);
-    args.dim = int(plan.dim);
-    args.hidden = int(plan.hidden);
     args.groups = plan.a_groups;
     args.cluster = plan.cluster;
     args.converters = plan.converters;
