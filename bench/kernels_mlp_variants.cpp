@@ -188,6 +188,7 @@ void smallKernelExperiments() {
       int launch;                 // 0: the planner's, 1: ordinary without early start, 2: cooperative
       int cluster = 0;            // one pass: blocks per cluster (0: the planner's)
       int converters = 0;         // one pass: blocks that convert the accumulator (0: the planner's)
+      int split = -1;             // two phases: fixed-order sums split over the slices (-1: the planner's)
     };
     const Config configs[] = {{"default", kAuto, false, true, false, 0, 0, 0, 0},
                               {"one pass", kOne, false, true, true, 0, 0, 0, 0},
@@ -210,6 +211,8 @@ void smallKernelExperiments() {
                               {"two phases, 8 warps, 6 stages", kTwo, false, true, false, 8, 6, 0, 0},
                               {"two phases, no K rotation", kTwo, false, false, false, 0, 0, 0, 0},
                               {"two phases, atomic reduction", kTwo, false, true, true, 0, 0, 0, 0},
+                              {"two phases, last slice adds up", kTwo, false, true, false, 0, 0, 0, 0, 0, 0, 0},
+                              {"two phases, slices add up a share", kTwo, false, true, false, 0, 0, 0, 0, 0, 0, 1},
                               {"two phases, with L2 prefetch", kTwo, true, true, false, 0, 0, 0, 0}};
     for (const Config& c : configs) {
       fm::SmallMlpTuning tuning;
@@ -224,6 +227,7 @@ void smallKernelExperiments() {
         plan.prefetch_weights = c.prefetch;
         plan.rotate_k = c.rotate;
         plan.atomic_reduce = c.atomic;
+        if (c.split >= 0) plan.split_sums = c.split == 1;
       }
       if (c.launch != 0) {
         plan.pdl = false;

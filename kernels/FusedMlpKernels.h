@@ -28,8 +28,8 @@ constexpr int64_t kSmallMaxTokens = 64;
 // two phases (all blocks co-resident, one grid barrier between the phases):
 //   phase A: tiles of `a_groups` hidden 8-groups (gate+up GEMM + GeGLU -> act),
 //   phase B: tiles of `b_groups` output 8-column groups x one hidden slice of
-//            `slice_k` (down GEMM partial sums; the last slice to finish a
-//            column tile adds the partials up in slice order: deterministic).
+//            `slice_k` (down GEMM partial sums; the slices of a column tile
+//            then add the partials up in slice order, a share each: deterministic).
 struct SmallMlpPlan {
   int64_t m = 0, dim = 0, hidden = 0;
   bool one_pass = false;
@@ -62,10 +62,12 @@ struct SmallMlpPlan {
   // that share an operand (x in phase A, act in phase B) do not all ask L2 for
   // the same lines at the same moment.
   bool rotate_k = true;
-  // false: partial sums [slice, m, dim] added in slice order by the last block of
-  // a column tile (deterministic). true: fp32 atomic adds into one [m, dim]
+  // false: partial sums [slice, m, dim] added in slice order (deterministic), by
+  // the last slice of a column tile to arrive or, with split_sums, by all of
+  // its slices, a share each. true: fp32 atomic adds into one [m, dim]
   // accumulator, converted by the last block (fewer bytes, order not fixed).
   bool atomic_reduce = false;
+  bool split_sums = false;
   // Programmatic dependent launch (sm_90+, ordinary launches only; both kernels): the kernel
   // lets the next launch in the stream start its blocks early and load its
   // weights, which no kernel writes, while this one finishes; everything else

@@ -8,9 +8,10 @@
 //   A. tile of hidden units: [gate|up] = x wgu^T on tensor cores (mma.sync),
 //      act = gelu_tanh(gate) * up, written to a small workspace [m, hidden];
 //   B. tile of (output columns, hidden slice): partial y = act_slice wd_slice^T,
-//      written as fp32 to workspace [slice, m, dim]. The last block to finish a
-//      column tile (a counter per column tile) adds up its slices in slice order
-//      and writes y: deterministic, the same inputs give the same bits every run.
+//      written as fp32 to workspace [slice, m, dim]. The slices of a column tile
+//      wait for each other (a barrier word per column tile), then each adds up
+//      its share of the tile's outputs over the slices, in slice order, and
+//      writes y: deterministic, the same inputs give the same bits every run.
 // Weights are only read, so their loads start early: a tile's first ring-full of
 // weight rows is asked for before what it waits on (phase A: the previous kernel
 // in the stream, through programmatic dependent launch on sm_90, whose blocks
@@ -64,7 +65,7 @@ template <ElemType E> struct SmallArgs : MlpOperands<E> {
   using T = typename Elem<E>::T;
   T* act;                // [m, hidden]
   float* part;           // [b_slices, m, dim]
-  unsigned* counters;    // [b_col_tiles], zero between launches
+  unsigned* counters;    // [b_col_tiles]: barrier words, or arrival counts (atomic reduction); zero at first
   unsigned* barrier;     // the grid barrier's word (ordinary launch)
   unsigned long long* timeline;  // optional, [grid, kSmallTimelinePoints]
   int a_groups, a_tiles, b_groups, b_col_tiles, b_slices, slice_k;
@@ -72,16 +73,17 @@ template <ElemType E> struct SmallArgs : MlpOperands<E> {
   int cooperative;
   int rotate_k;
   int atomic_reduce;
+  int split_sums;
 };
 
-// Grid barrier for the ordinary launch, one atomic per block: block 0 adds
-// 2^31 - (blocks - 1), the others 1, so the word's top bit flips exactly when the
-// last block arrives, and its low bits are back where they started: ready for
-// the next launch without a reset.
-__device__ void gridBarrier(unsigned* word) {
+// Barrier of `members` co-resident blocks on one word, one atomic per block:
+// the first adds 2^31 - (members - 1), the others 1, so the word's top bit
+// flips exactly when the last one arrives, and its low bits are back where they
+// started: ready for the next launch without a reset.
+__device__ void blockBarrier(unsigned* word, unsigned members, bool first) {
   __syncthreads();
   if (threadIdx.x == 0) {
-    const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+    const unsigned add = first ? 0x80000000u - (members - 1) : 1u;
     // Release: the block's writes (ordered before by __syncthreads) go before
     // the arrival; acquire: everyone else's are visible after the flip.
     const unsigned before = atomicAddRelease(word, add);
@@ -263,6 +265,43 @@ __device__ void zero(float (&acc)[kMaxNT][4]) {
     for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
 }
 
+// Outputs [begin, end) of the phase-B column tile at column n0, `width` columns
+// wide (output i: row i / (width / 4), columns n0 + (i % (width / 4)) * 4 and
+// the next 3) <- the sum of the first `planes` partial-sum planes, added in
+// plane order but loaded a batch at a time (one L2 round trip per batch rather
+// than per plane). The atomic reduction's single plane is zeroed for the next
+// launch.
+template <ElemType E> __device__ void addSlices(const SmallArgs<E>& p, int n0, int width, int begin, int end, int planes) {
+  const int quads = width / 4;
+  const int64_t slice_stride = int64_t(p.m) * p.dim;
+  for (int i = begin + int(threadIdx.x); i < end; i += int(blockDim.x)) {
+    const int row = i / quads, col = n0 + (i % quads) * 4;
+    if (col >= p.dim) continue;
+    const int64_t off = int64_t(row) * p.dim + col;
+    float4 s4 = __ldcg(reinterpret_cast<const float4*>(p.part + off));
+    constexpr int kBatch = 8;
+    for (int base = 1; base < planes; base += kBatch) {
+      float4 v[kBatch];
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) {
+        if (base + q < planes) v[q] = __ldcg(reinterpret_cast<const float4*>(p.part + (base + q) * slice_stride + off));
+      }
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) {
+        if (base + q < planes) {
+          s4.x += v[q].x;
+          s4.y += v[q].y;
+          s4.z += v[q].z;
+          s4.w += v[q].w;
+        }
+      }
+    }
+    typename Elem<E>::T2 o[2] = {Elem<E>::pack(s4.x, s4.y), Elem<E>::pack(s4.z, s4.w)};
+    *reinterpret_cast<uint2*>(p.y + off) = *reinterpret_cast<const uint2*>(o);
+    if (p.atomic_reduce) __stcg(reinterpret_cast<float4*>(p.part + off), make_float4(0.f, 0.f, 0.f, 0.f));
+  }
+}
+
 // 8 warps: at most 128 registers a thread, so two blocks fit on a multiprocessor
 // where shared memory allows (the next launch's blocks start beside this one's).
 template <ElemType E, int MT, int Stages, int Warps>
@@ -341,7 +380,7 @@ __global__ void __launch_bounds__(Warps * 32, Warps == 8 ? 2 : 1) smallMlpKernel
   if (p.cooperative) {
     cg::this_grid().sync();
   } else {
-    gridBarrier(p.barrier);
+    blockBarrier(p.barrier, gridDim.x, blockIdx.x == 0);  // the grid barrier of an ordinary launch
   }
   mark(kTimelineBarrier);
 
@@ -369,45 +408,27 @@ __global__ void __launch_bounds__(Warps * 32, Warps == 8 ? 2 : 1) smallMlpKernel
         __stcg(out + int64_t(row) * p.dim + n0 + c, v);
       }
     }
-    // Release the partial sums with the arrival; the last block to arrive
-    // acquires everyone's (thread 0 for the block, through __syncthreads).
-    __syncthreads();
-    if (tid == 0) last_arrival = atomicAddAcqRel(&p.counters[ct], 1u) == unsigned(p.b_slices - 1);
-    __syncthreads();
-    mark(kTimelinePublished);
-    if (last_arrival) {
-      const int quads = b_width / 4;
-      const int planes = p.atomic_reduce ? 1 : p.b_slices;
-      for (int i = tid; i < p.m * quads; i += kThreads) {
-        const int row = i / quads, col = n0 + (i % quads) * 4;
-        if (col >= p.dim) continue;
-        const int64_t off = int64_t(row) * p.dim + col;
-        float4 s4 = __ldcg(reinterpret_cast<const float4*>(p.part + off));
-        // Added in plane order, but loaded a batch at a time: one L2 round trip
-        // per batch rather than per plane.
-        constexpr int kBatch = 8;
-        for (int base = 1; base < planes; base += kBatch) {
-          float4 v[kBatch];
-#pragma unroll
-          for (int q = 0; q < kBatch; ++q) {
-            if (base + q < planes) v[q] = __ldcg(reinterpret_cast<const float4*>(p.part + (base + q) * slice_stride + off));
-          }
-#pragma unroll
-          for (int q = 0; q < kBatch; ++q) {
-            if (base + q < planes) {
-              s4.x += v[q].x;
-              s4.y += v[q].y;
-              s4.z += v[q].z;
-              s4.w += v[q].w;
-            }
-          }
-        }
-        typename Elem<E>::T2 o[2] = {Elem<E>::pack(s4.x, s4.y), Elem<E>::pack(s4.z, s4.w)};
-        *reinterpret_cast<uint2*>(p.y + off) = *reinterpret_cast<const uint2*>(o);
-        // The accumulator starts the next launch at zero.
-        if (p.atomic_reduce) __stcg(reinterpret_cast<float4*>(p.part + off), make_float4(0.f, 0.f, 0.f, 0.f));
+    if (!p.split_sums) {
+      // Release the partial sums with the arrival; the last block to arrive
+      // acquires everyone's (thread 0 for the block, through __syncthreads),
+      // adds them up and writes y.
+      __syncthreads();
+      if (tid == 0) last_arrival = atomicAddAcqRel(&p.counters[ct], 1u) == unsigned(p.b_slices - 1);
+      __syncthreads();
+      mark(kTimelinePublished);
+      if (last_arrival) {
+        addSlices(p, n0, b_width, 0, p.m * (b_width / 4), p.atomic_reduce ? 1 : p.b_slices);
+        if (tid == 0) p.counters[ct] = 0;  // every slice has arrived: ready for the next launch
       }
-      if (tid == 0) p.counters[ct] = 0;  // every slice has arrived: ready for the next launch
+    } else {
+      // Fixed order, split: every slice of the column tile waits for all of
+      // them (they are all resident: when there are several slices, each
+      // block has one phase-B tile), then adds up its share of the tile's
+      // outputs over the slices, in slice order.
+      blockBarrier(&p.counters[ct], p.b_slices, s == 0);
+      mark(kTimelinePublished);
+      const int outputs = p.m * (b_width / 4);
+      addSlices(p, n0, b_width, outputs * s / p.b_slices, outputs * (s + 1) / p.b_slices, p.b_slices);
     }
     __syncthreads();
   }
@@ -569,6 +590,16 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   const int64_t slices = std::max<int64_t>(1, plan.grid / plan.b_col_tiles);
   plan.slice_k = int(ceilDiv(ceilDiv(hidden, slices), 16) * 16);
   plan.b_slices = int(ceilDiv(hidden, plan.slice_k));
+  // With more tokens, the slices of a column tile add it up together (H100,
+  // dim 768, hidden 3072, us per launch, split / the last slice alone: 64
+  // tokens 19.7 / 20.8, 32 tokens 15.7 / 15.7, 16 tokens 13.1 / 12.2: the
+  // wait for the slowest slice costs more than adding up a small tile alone).
+  plan.split_sums = m > 32;
+  // The slices wait for each other: only safe where each block has at most one
+  // phase-B tile (all of them resident).
+  if (plan.b_slices > 1 && plan.b_col_tiles * plan.b_slices > plan.grid) {
+    throw std::logic_error("small-token planner: more phase-B tiles than blocks with several slices");
+  }
   plan.workspace_bytes = layoutOf(plan).total;
   return plan;
 }
@@ -592,6 +623,7 @@ void launchSmallMlp(const SmallMlpPlan& plan, ElemType type, const void* x, cons
     args.cooperative = plan.cooperative ? 1 : 0;
     args.rotate_k = plan.rotate_k ? 1 : 0;
     args.atomic_reduce = plan.atomic_reduce ? 1 : 0;
+    args.split_sums = plan.split_sums && !plan.atomic_reduce ? 1 : 0;
     args.a_groups = plan.a_groups;
     args.a_tiles = plan.a_tiles;
     args.b_groups = plan.b_groups;

@@ -331,6 +331,35 @@ TEST(FusedMlp, DeterministicPathsGiveTheSameBitsEveryRun) {
   }
 }
 
+// The two-phase kernel's fixed-order sums are added in slice order whether the
+// last slice of a column tile adds up the whole tile or every slice a share of
+// it (split_sums): the same bits either way, launch after launch.
+TEST(FusedMlp, SplitAndUnsplitSlicesAddUpToTheSameBits) {
+  SKIP_WITHOUT_GPU();
+  namespace fm = fusedmlp;
+  for (int64_t tokens : {1, 40, 64}) {
+    const Inputs in = randomInputs(tokens, 776, 3080, at::kHalf, 500 + tokens);
+    FusedMlp mlp(in.gate, in.up, in.down);
+    fm::SmallMlpTuning tuning;
+    tuning.kernel = fm::SmallMlpKernel::TwoPhase;
+    fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, 776, 3080, fm::ElemType::FP16, 0, tuning);
+    ASSERT_GT(plan.b_slices, 1) << "tokens " << tokens;
+    at::Tensor y[2][2];
+    for (int split = 0; split < 2; ++split) {
+      plan.split_sums = split == 1;
+      const at::Tensor ws = at::zeros({int64_t(plan.workspace_bytes)}, in.x.options().dtype(at::kByte));
+      for (int launch = 0; launch < 2; ++launch) {
+        y[split][launch] = at::full_like(in.x, std::numeric_limits<float>::quiet_NaN());
+        fm::launchSmallMlp(plan, fm::ElemType::FP16, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(),
+                           mlp.downWeight().data_ptr(), y[split][launch].data_ptr(), ws.data_ptr(),
+                           at::cuda::getCurrentCUDAStream().stream());
+      }
+    }
+    EXPECT_TRUE(at::isfinite(y[0][0]).all().item<bool>()) << "tokens " << tokens;
+    for (int i = 1; i < 4; ++i) EXPECT_TRUE(at::equal(y[0][0], y[i / 2][i % 2])) << "tokens " << tokens << ", run " << i;
+  }
+}
+
 // One FusedMlp keeps a plan per token count; the small kernels' plans for more
 // and fewer tokens (more or less shared memory for the same kernel, the other
 // kernel, another workspace layout) must keep working when used in turn.
