@@ -188,10 +188,14 @@ void smallKernelExperiments() {
       int launch;                 // 0: the planner's, 1: ordinary without early start, 2: cooperative
       int cluster = 0;            // one pass: blocks per cluster (0: the planner's)
       int converters = 0;         // one pass: blocks that convert the accumulator (0: the planner's)
+      int copies = 0;             // one pass: accumulators (0: the planner's)
       int split = -1;             // two phases: fixed-order sums split over the slices (-1: the planner's)
     };
     const Config configs[] = {{"default", kAuto, false, true, false, 0, 0, 0, 0},
                               {"one pass", kOne, false, true, true, 0, 0, 0, 0},
+                              {"one pass, 1 accumulator", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 1},
+                              {"one pass, 1 accumulator, 16 conv", kOne, false, true, true, 0, 0, 0, 0, 0, 16, 1},
+                              {"one pass, 4 accumulators", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 4},
                               {"one pass, 1 converting block", kOne, false, true, true, 0, 0, 0, 0, 0, 1},
                               {"one pass, 4 converting blocks", kOne, false, true, true, 0, 0, 0, 0, 0, 4},
                               {"one pass, 16 converting blocks", kOne, false, true, true, 0, 0, 0, 0, 0, 16},
@@ -222,6 +226,7 @@ void smallKernelExperiments() {
       tuning.a_groups = c.groups;
       tuning.cluster = c.cluster;
       tuning.converters = c.converters;
+      tuning.copies = c.copies;
       fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0, tuning);
       if (!plan.one_pass) {
         plan.prefetch_weights = c.prefetch;

@@ -40,6 +40,9 @@ struct SmallMlpPlan {
   // One pass: the last blocks to arrive, which convert the accumulator into y,
   // a share each (1..grid / 2).
   int converters = 0;
+  // One pass: accumulators (cluster c adds into copy c % copies), added up by
+  // the converters: fewer atomic additions to each address.
+  int copies = 1;
   int grid = 0;        // blocks: one per multiprocessor (two phases), one per tile (one pass, whole clusters)
   int a_groups = 0;    // hidden 8-groups per phase-A tile (1..3) or per one-pass block (1..4)
   int a_tiles = 0;
@@ -100,6 +103,7 @@ struct SmallMlpTuning {
   int b_groups = 0;  // output 8-column groups per phase-B tile, 1..6
   int cluster = 0;   // one pass, sm_90: blocks per cluster, 1, 2, 4 or 8 (0: the planner's)
   int converters = 0;  // one pass: blocks that convert the accumulator, 1..16 (0: the planner's)
+  int copies = 0;      // one pass: accumulators the clusters spread their atomics over, 1..4 (0: the planner's)
 };
 
 // Tokens up to which the planner's Auto choice is the one-pass kernel, on sm_90

@@ -34,6 +34,7 @@ constexpr int kWarps = 8;
 constexpr int kThreads = kWarps * 32;
 constexpr int kMaxGroups = 4;  // hidden 8-groups per block: 2 * 4 n8 tiles of [gate|up] in registers
 constexpr int kMaxCluster = 8;  // blocks that may share act in a cluster (sm_90)
+constexpr int kMaxCopies = 4;   // accumulators the clusters may spread their atomics over
 
 // Shared-memory row stride (elements) for rows of `cols` elements: an odd number
 // of 16-byte units, so the 8 rows one ldmatrix reads start in 8 different bank groups.
@@ -66,12 +67,13 @@ __host__ __device__ inline Layout layoutFor(int m, int dim, int groups, int row_
 }
 
 template <ElemType E> struct OnePassArgs : MlpOperands<E> {
-  float* acc;          // [m, dim], zero between launches
+  float* acc;          // [copies, m, dim], zero between launches
   unsigned* counters;  // [0]: blocks arrived, [1]: converters that saw them all; zero between launches
   unsigned long long* timeline;
   int groups;
   int cluster;     // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
   int converters;  // the last blocks to arrive, which convert the accumulator (1..grid / 2)
+  int copies;      // accumulators: cluster c adds into copy c % copies
 };
 
 // p[0..3] += v, atomically, without reading back (p 16-byte aligned).
@@ -268,6 +270,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   const int k16 = kc / 16;
   const bool k8 = kc % 16 != 0;
   const int first = ncols > 0 ? int(blockIdx.x) % ncols : 0;
+  float* acc = p.acc + int64_t(blockIdx.x / p.cluster % p.copies) * p.m * p.dim;
   for (int jn0 = warp; jn0 < ncols; jn0 += kWarps) {
     const int jn = jn0 + first < ncols ? jn0 + first : jn0 + first - ncols;
     float c[MT][4];
@@ -305,7 +308,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
       const float r0 = __shfl_xor_sync(0xffffffffu, s0, 1), r1 = __shfl_xor_sync(0xffffffffu, s1, 1);
       const float4 v = odd ? make_float4(r0, r1, c[mt][2], c[mt][3]) : make_float4(c[mt][0], c[mt][1], r0, r1);
       const int row = mt * 16 + lane / 4 + (odd ? 8 : 0), col = (col0 + jn) * 8 + (lane % 4 / 2) * 4;
-      if (row < p.m) atomicAddQuad(p.acc + int64_t(row) * p.dim + col, v);
+      if (row < p.m) atomicAddQuad(acc + int64_t(row) * p.dim + col, v);
     }
   }
   mark(kTimelineBGemm);
@@ -337,24 +340,34 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   if (conversion_share >= 0) {
     // Loads a batch at a time: a few L2 round trips per share rather than one
     // per element it converts.
-    constexpr int kBatch = 12;
+    constexpr int kQuads = 3;  // per thread and batch, each from every accumulator
     const int quads = p.m * p.dim / 4;
     const int begin = int(int64_t(quads) * conversion_share / p.converters);
     const int end = int(int64_t(quads) * (conversion_share + 1) / p.converters);
     float4* acc4 = reinterpret_cast<float4*>(p.acc);
-    for (int base = begin + tid; base < end; base += kThreads * kBatch) {
-      float4 v[kBatch];
+    for (int base = begin + tid; base < end; base += kThreads * kQuads) {
+      float4 v[kQuads][kMaxCopies];
 #pragma unroll
-      for (int q = 0; q < kBatch; ++q) {
-        if (base + q * kThreads < end) v[q] = __ldcg(acc4 + base + q * kThreads);
+      for (int q = 0; q < kQuads; ++q) {
+#pragma unroll
+        for (int c = 0; c < kMaxCopies; ++c) {
+          if (c < p.copies && base + q * kThreads < end) v[q][c] = __ldcg(acc4 + int64_t(c) * quads + base + q * kThreads);
+        }
       }
 #pragma unroll
-      for (int q = 0; q < kBatch; ++q) {
+      for (int q = 0; q < kQuads; ++q) {
         const int i = base + q * kThreads;
-        if (i < end) {
-          T2 o[2] = {Elem<E>::pack(v[q].x, v[q].y), Elem<E>::pack(v[q].z, v[q].w)};
-          *reinterpret_cast<uint2*>(p.y + int64_t(i) * 4) = *reinterpret_cast<const uint2*>(o);
-          __stcg(acc4 + i, make_float4(0.f, 0.f, 0.f, 0.f));
+        if (i >= end) continue;
+        float4 sum = v[q][0];
+#pragma unroll
+        for (int c = 1; c < kMaxCopies; ++c) {
+          if (c < p.copies) sum = make_float4(sum.x + v[q][c].x, sum.y + v[q][c].y, sum.z + v[q][c].z, sum.w + v[q][c].w);
+        }
+        T2 o[2] = {Elem<E>::pack(sum.x, sum.y), Elem<E>::pack(sum.z, sum.w)};
+        *reinterpret_cast<uint2*>(p.y + int64_t(i) * 4) = *reinterpret_cast<const uint2*>(o);
+#pragma unroll
+        for (int c = 0; c < kMaxCopies; ++c) {
+          if (c < p.copies) __stcg(acc4 + int64_t(c) * quads + i, make_float4(0.f, 0.f, 0.f, 0.f));
         }
       }
     }
@@ -373,7 +386,9 @@ void* kernelFor(ElemType type, int row_tiles) {
   return type == ElemType::BF16 ? kernelFor<ElemType::BF16>(row_tiles) : kernelFor<ElemType::FP16>(row_tiles);
 }
 
-size_t countersOffset(const SmallMlpPlan& plan) { return roundUp256(size_t(plan.m * plan.dim) * sizeof(float)); }
+size_t countersOffset(const SmallMlpPlan& plan) {
+  return roundUp256(size_t(plan.copies) * plan.m * plan.dim * sizeof(float));
+}
 
 // Clusters of `size` blocks that can be resident at once (0: none).
 int residentClusters(void* kernel, int size, int grid, int smem) {
@@ -452,11 +467,16 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
   plan.smem_bytes = size_t(smem);
   plan.blocks_per_sm = per_sm;
-  // About two float4s of the accumulator per thread of a converter, and at most
-  // half the grid (so that a converter's wait never needs all blocks resident).
-  const int quads = int(plan.m * plan.dim / 4);
+  // Two accumulators: half as many atomic additions to each address (H100,
+  // dim 768, hidden 3072, us per launch, 1 / 2 / 4 accumulators, two runs:
+  // 16 tokens 11.5 / 11.1 / 11.1, 32 tokens 14.6 / 14.6 / 14.6, 64 tokens
+  // 21.6 / 20.9 / 21.5).
+  plan.copies = tuning.copies > 0 ? std::min(tuning.copies, kMaxCopies) : 2;
+  // About two float4 loads per thread of a converter, and at most half the grid
+  // (so that a converter's wait never needs all blocks resident).
+  const int loads = int(plan.m * plan.dim / 4) * plan.copies;
   int converters = tuning.converters;
-  if (converters == 0) converters = std::clamp((quads + 2 * kThreads - 1) / (2 * kThreads), 1, kMaxConverters);
+  if (converters == 0) converters = std::clamp((loads + 2 * kThreads - 1) / (2 * kThreads), 1, kMaxConverters);
   plan.converters = std::clamp(converters, 1, std::max(1, plan.grid / 2));
   plan.workspace_bytes = countersOffset(plan) + 256;
   return true;
@@ -472,6 +492,7 @@ void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const
     args.groups = plan.a_groups;
     args.cluster = plan.cluster;
     args.converters = plan.converters;
+    args.copies = plan.copies;
   };
   TypedArgs<OnePassArgs> args;
   void* arg_ptr = args.fill(type, fill);

@@ -165,6 +165,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
     int groups;  // one pass: hidden 8-groups per block (0: the planner's)
     int cluster = 0;  // one pass: blocks per cluster (sm_90; 0: the planner's)
     int converters = 0;  // one pass: blocks that convert the accumulator (0: the planner's)
+    int copies = 0;      // one pass: accumulators (0: the planner's)
   };
   const Config configs[] = {{kTwo, true, false, true, 8, 0, true, 0},    {kTwo, false, false, true, 8, 0, false, 0},
                             {kTwo, true, true, true, 8, 0, true, 0},     {kTwo, false, true, true, 8, 0, false, 0},
@@ -176,7 +177,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                             {kOne, true, true, false, 8, 0, false, 0},   {kOne, true, true, false, 8, 0, true, 1},
                             {kOne, true, true, false, 8, 0, true, 2},    {kOne, true, true, false, 8, 0, true, 4},
                             {kOne, true, true, false, 8, 0, true, 0, 2},  {kOne, true, true, false, 8, 0, false, 3, 8},
-                            {kOne, true, true, false, 8, 0, true, 0, 0, 1}, {kOne, true, true, false, 8, 0, true, 1, 1, 16}};
+                            {kOne, true, true, false, 8, 0, true, 0, 0, 1}, {kOne, true, true, false, 8, 0, true, 1, 1, 16},
+                            {kOne, true, true, false, 8, 0, true, 0, 0, 0, 3},  {kOne, true, true, false, 8, 0, true, 4, 4, 1, 4}};
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
@@ -193,6 +195,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           tuning.a_groups = c.groups;
           tuning.cluster = c.cluster;
           tuning.converters = c.converters;
+          tuning.copies = c.copies;
           if (c.kernel == kTwo) {
             tuning.warps = c.warps;
             tuning.stages = c.stages;
@@ -308,6 +311,11 @@ TEST(FusedMlp, SmallKernelPlannerRejectsTuningsOutsideItsRanges) {
   tuning.cluster = 3;
   EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
   tuning.cluster = 0;
+  for (int copies : {-1, 5}) {
+    tuning.copies = copies;
+    EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << copies;
+  }
+  tuning.copies = 0;
   for (int converters : {-1, 17}) {
     tuning.converters = converters;
     EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << converters;
