@@ -11,12 +11,12 @@
 // 1/cluster of y's columns (the same weight bytes), so each output receives
 // cluster times fewer atomic additions (measured: with 128 blocks adding into
 // [16, 768] outputs, L2's atomics take a large part of the kernel's time).
-// Every weight byte a block needs (its wgu rows and its wd columns) is asked for
-// at its start, all at once, before it waits for the previous kernel in the
-// stream (programmatic dependent launch, sm_90): the loads overlap that kernel's
-// end instead of trickling through a ring. The price is shared memory (the
-// block's whole weight slice) and the order of the atomic additions, which is
-// not fixed: y's last bits can differ between runs. The two-phase kernel
+// A block's wgu rows are asked for at its start, all at once, before it waits
+// for the previous kernel in the stream (programmatic dependent launch, sm_90):
+// the loads overlap that kernel's end instead of trickling through a ring; x
+// and then the block's wd columns follow the wait. The price is shared memory
+// (the block's whole weight slice) and the order of the atomic additions, which
+// is not fixed: y's last bits can differ between runs. The two-phase kernel
 // (FusedMlpSmallM.cu) is the deterministic choice.
 #include "kernels/FusedMlpSmallMOnePass.h"
 
@@ -138,16 +138,29 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   mark(kTimelineStart);
   launchDependents();
 
-  // The weights: no kernel writes them, so they are asked for before waiting on
-  // the previous kernel. Group 1: the 2 * units wgu rows (gate/up interleaved).
+  // No kernel writes the weights, so they may be asked for before waiting on the
+  // previous kernel. Group 1: the 2 * units wgu rows (gate/up interleaved).
   const T* wgu = p.wgu + int64_t(2 * h0) * p.dim;
   for (int i = tid; i < 2 * units * dim_segs; i += kThreads) {
     const int r = i / dim_segs, s = i % dim_segs;
     cpAsync16(wgu_s + r * ldw + s * 8, wgu + int64_t(r) * p.dim + s * 8, true);
   }
   cpAsyncCommit();
-  // Group 2: wd[this block's columns, the cluster's hidden units]; hidden units
-  // past the matrix are zero (they meet act's zero columns, and 0 * garbage may be NaN).
+  gridDependencyWait();
+  mark(kTimelineDepsMet);
+
+  // Group 2: x, which the previous kernel may have written: loaded after the
+  // wait, all of it in flight at once.
+  for (int i = tid; i < p.m * dim_segs; i += kThreads) {
+    const int r = i / dim_segs, s = i % dim_segs;
+    cpAsync16(x_s + r * ldw + s * 8, p.x + int64_t(r) * p.dim + s * 8, true);
+  }
+  cpAsyncCommit();
+  // Group 3: wd[this block's columns, the cluster's hidden units], which only
+  // GEMM 2 needs: asked for after x, so that GEMM 1 waits for wgu and x alone
+  // while wd arrives (H100, us per launch, wd after x / before the wait: 1 token
+  // 9.5 / 9.7, 16 tokens 11.0 / 11.1-11.2, the same from 32). Hidden units past
+  // the matrix are zero (they meet act's zero columns, and 0 * garbage may be NaN).
   const T* wd = p.wd + int64_t(col0 * 8) * p.hidden + hc0;
   for (int i = tid; i < ncols * 8 * k_segs; i += kThreads) {
     const int r = i / k_segs, s = i % k_segs;
@@ -155,18 +168,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
     cpAsync16(wd_s + r * ldk + s * 8, ok ? wd + int64_t(r) * p.hidden + s * 8 : p.wd, ok);
   }
   cpAsyncCommit();
-  gridDependencyWait();
-  mark(kTimelineDepsMet);
-
-  // x may have been written by the previous kernel: loaded after the wait, all of
-  // it in flight at once. Waiting for it waits for the wd group too, which was
-  // asked for long before when the launch started early.
-  for (int i = tid; i < p.m * dim_segs; i += kThreads) {
-    const int r = i / dim_segs, s = i % dim_segs;
-    cpAsync16(x_s + r * ldw + s * 8, p.x + int64_t(r) * p.dim + s * 8, true);
-  }
-  cpAsyncCommit();
-  cpAsyncWait<0>();
+  cpAsyncWait<1>();
   __syncthreads();
 
   // GEMM 1: acc1 = x wgu_rows^T. Token rows past m read row m - 1 (their results
@@ -261,6 +263,8 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   } else {
     __syncthreads();
   }
+  cpAsyncWait<0>();  // wd
+  __syncthreads();
   mark(kTimelineADone);
 
   // GEMM 2: y[:, this block's columns] += act wd_rows^T, K = the cluster's hidden
