@@ -3,9 +3,10 @@
 // through both GEMMs:
 //   [gate|up] = x wgu_slice^T over all of dim (tensor cores, mma.sync),
 //   act = gelu_tanh(gate) * up, rounded to the element type (as eager rounds it),
-//   partial y = act wd[:, slice]^T, added into an fp32 [m, dim] accumulator with
-//   atomics; the last few blocks to finish convert the accumulator into y and
-//   zero it for the next launch.
+//   partial y = act wd[:, slice]^T, added into fp32 [m, dim] accumulators with
+//   atomics (two by default, the clusters alternating, so that each address
+//   receives half the additions); the last few blocks to finish add the
+//   accumulators up into y and zero them for the next launch.
 // On sm_90 blocks may come in clusters that share act through distributed
 // shared memory: each block then multiplies the cluster's act by the wd rows of
 // 1/cluster of y's columns (the same weight bytes), so each output receives
