@@ -520,9 +520,9 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
     throw std::invalid_argument("the one-pass kernel's accumulator is converted by 1.." +
                                 std::to_string(kMaxConverters) + " blocks, not " + std::to_string(tuning.converters));
   }
-  if (tuning.copies < 0 || tuning.copies > 4) {
-    throw std::invalid_argument("the one-pass kernel spreads its atomics over 1..4 accumulators, not " +
-                                std::to_string(tuning.copies));
+  if (tuning.copies < 0 || tuning.copies > kMaxCopies) {
+    throw std::invalid_argument("the one-pass kernel spreads its atomics over 1.." + std::to_string(kMaxCopies) +
+                                " accumulators, not " + std::to_string(tuning.copies));
   }
   if (tuning.stages != 0 && tuning.stages != 3 && tuning.stages != 4 && tuning.stages != 6) {
     throw std::invalid_argument("the small-token kernel's ring has 3, 4 or 6 stages, not " +

@@ -35,7 +35,6 @@ constexpr int kWarps = 8;
 constexpr int kThreads = kWarps * 32;
 constexpr int kMaxGroups = 4;  // hidden 8-groups per block: 2 * 4 n8 tiles of [gate|up] in registers
 constexpr int kMaxCluster = 8;  // blocks that may share act in a cluster (sm_90)
-constexpr int kMaxCopies = 4;   // accumulators the clusters may spread their atomics over
 
 // Shared-memory row stride (elements) for rows of `cols` elements: an odd number
 // of 16-byte units, so the 8 rows one ldmatrix reads start in 8 different bank groups.

@@ -26,6 +26,8 @@ struct OnePassShape {
 inline OnePassShape onePassShapeFor(int64_t m) { return m <= 16 ? OnePassShape{0, 2} : OnePassShape{4, 4}; }
 // The most blocks that share the conversion of the accumulator into y.
 constexpr int kMaxConverters = 16;
+// The most accumulators the clusters may spread their atomics over.
+constexpr int kMaxCopies = 4;
 
 // 16-row tiles of tokens that both small kernels use for m tokens (1, 2 or 4).
 inline int rowTilesFor(int64_t m) { return m <= 16 ? 1 : m <= 32 ? 2 : 4; }
