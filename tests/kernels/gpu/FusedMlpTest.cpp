@@ -148,11 +148,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
 
 // Every configuration of the two small-token kernels, driven directly, twice in
 // a row on one workspace (the second launch checks that the first left it ready).
-// Two phases: K rotation, atomic or fixed-order reduction, cooperative or
-// ordinary launch, 8 or 16 warps, ring depth, early start of the next launch.
+// Two phases: K rotation, atomic or fixed-order reduction (added up by the last
+// slice at 1 and 17 tokens, by all slices at 64), cooperative or ordinary
+// launch, 8 or 16 warps, ring depth, early start of the next launch.
 // One pass: 1 to 4 hidden 8-groups per block (so K of the down GEMM is 8, 16,
 // 24 or 32: k8 and k16 steps), early start or not, clusters (sm_90) or not,
-// 1 to 16 blocks converting the accumulator.
+// 1 to 16 blocks converting 1 to 4 accumulators.
 TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
