@@ -163,15 +163,16 @@ void smallKernelExperiments() {
   std::printf("\nsmall-token kernels, dim %ld, hidden %ld, bf16: configurations and phase timelines (us).\n"
               "Alone (a launch after a synchronize; latest block, after the first block starts): phase A done,\n"
               "past the grid barrier, phase-B GEMM done, partials published, end (the kernel's span). One pass:\n"
-              "act written (and shared in the cluster), -, down GEMM and atomics issued, arrived, end.\n"
+              "act written (and shared in the cluster), past the L2 group's barrier (else -), down GEMM and\n"
+              "atomics issued, arrived, end.\n"
               "Next (the second of two back-to-back launches, after the first one ends; negative = while it\n"
               "runs): its first block starts, its first block gets past the dependency wait, its last block ends.\n"
-              "blocks: per multiprocessor that fit; cluster: blocks per cluster; conv: blocks that convert the\n"
-              "one pass's accumulator\n",
+              "blocks: per multiprocessor that fit; team: blocks that share act, cN a cluster, LN an L2 group;\n"
+              "conv: blocks that convert the one pass's accumulator\n",
               long(kDim), long(kHidden));
   std::printf("%7s  %-40s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s %5s %7s %4s\n", "tokens", "configuration",
               "us/launch", "A done", "barrier", "B gemm", "publish", "end", "start", "deps", "end", "rel.err", "blocks",
-              "grid", "cluster", "conv");
+              "grid", "team", "conv");
   const at::TensorOptions bf = at::TensorOptions().dtype(at::kBFloat16).device(at::kCUDA, 0);
   for (int64_t tokens : {int64_t(1), int64_t(16), int64_t(32), int64_t(64)}) {
     const at::Tensor x = at::randn({tokens, kDim}, bf);
@@ -190,6 +191,7 @@ void smallKernelExperiments() {
       int converters = 0;         // one pass: blocks that convert the accumulator (0: the planner's)
       int copies = 0;             // one pass: accumulators (0: the planner's)
       int split = -1;             // two phases: fixed-order sums split over the slices (-1: the planner's)
+      int l2_group = 0;           // one pass: blocks that share act through L2 (0: the planner's)
     };
     const Config configs[] = {{"default", kAuto, false, true, false, 0, 0, 0, 0},
                               {"one pass", kOne, false, true, true, 0, 0, 0, 0},
@@ -205,6 +207,10 @@ void smallKernelExperiments() {
                               {"one pass, clusters of 8", kOne, false, true, true, 0, 0, 0, 0, 8},
                               {"one pass, 3 groups, clusters of 2", kOne, false, true, true, 0, 0, 3, 0, 2},
                               {"one pass, 4 groups, clusters of 4", kOne, false, true, true, 0, 0, 4, 0, 4},
+                              {"one pass, clusters (no L2 groups)", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 1},
+                              {"one pass, L2 groups of 4", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 4},
+                              {"one pass, L2 groups of 8", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 8},
+                              {"one pass, L2 groups of 16", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 16},
                               {"one pass, 2 groups/block", kOne, false, true, true, 0, 0, 2, 0},
                               {"one pass, 4 groups/block", kOne, false, true, true, 0, 0, 4, 0},
                               {"two phases", kTwo, false, true, false, 0, 0, 0, 0},
@@ -227,6 +233,7 @@ void smallKernelExperiments() {
       tuning.cluster = c.cluster;
       tuning.converters = c.converters;
       tuning.copies = c.copies;
+      tuning.l2_group = c.l2_group;
       fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0, tuning);
       if (!plan.one_pass) {
         plan.prefetch_weights = c.prefetch;
@@ -288,12 +295,16 @@ void smallKernelExperiments() {
       };
       const double err = ((y.to(at::kFloat) - ref).norm() / ref.norm()).item<double>();
       char barrier[16] = "-";  // the one-pass kernel has none
-      if (!plan.one_pass) std::snprintf(barrier, sizeof barrier, "%.1f", median(alone[fm::kTimelineBarrier]));
-      std::printf("%7ld  %-40s %9.1f %7.1f %8s %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM %5d %7d %4d\n",
+      if (!plan.one_pass || plan.l2_group > 1) {
+        std::snprintf(barrier, sizeof barrier, "%.1f", median(alone[fm::kTimelineBarrier]));
+      }
+      char team[16];
+      std::snprintf(team, sizeof team, "%c%d", plan.l2_group > 1 ? 'L' : 'c', plan.cluster * plan.l2_group);
+      std::printf("%7ld  %-40s %9.1f %7.1f %8s %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM %5d %7s %4d\n",
                   long(tokens), c.name, per * 1e6, median(alone[fm::kTimelineADone]), barrier,
                   median(alone[fm::kTimelineBGemm]),
                   median(alone[fm::kTimelinePublished]), median(alone[fm::kTimelineEnd]), median(next_start),
-                  median(next_deps), median(next_end), err, plan.blocks_per_sm, plan.grid, plan.cluster, plan.converters);
+                  median(next_deps), median(next_end), err, plan.blocks_per_sm, plan.grid, team, plan.converters);
     }
   }
 }

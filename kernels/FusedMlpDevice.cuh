@@ -239,6 +239,23 @@ __device__ __forceinline__ unsigned atomicAddAcqRel(unsigned* p, unsigned v) {
   return old;
 }
 
+// Barrier of `members` co-resident blocks on one word, one atomic per block:
+// the first adds 2^31 - (members - 1), the others 1, so the word's top bit
+// flips exactly when the last one arrives, and its low bits are back where they
+// started: ready for the next launch without a reset.
+__device__ inline void blockBarrier(unsigned* word, unsigned members, bool first) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned add = first ? 0x80000000u - (members - 1) : 1u;
+    // Release: the block's writes (ordered before by __syncthreads) go before
+    // the arrival; acquire: everyone else's are visible after the flip.
+    const unsigned before = atomicAddRelease(word, add);
+    while (((before ^ loadAcquire(word)) & 0x80000000u) == 0) {
+    }
+  }
+  __syncthreads();
+}
+
 __device__ __forceinline__ unsigned long long globalTimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));

@@ -37,6 +37,10 @@ struct SmallMlpPlan {
   // shared memory and each computes 1/cluster of y's columns over all of the
   // cluster's hidden units, so y receives cluster times fewer atomic additions).
   int cluster = 1;
+  // One pass: or blocks that share act through L2 (> 1: each writes its act,
+  // waits for the group's and loads it; same split of y's columns as a cluster,
+  // no cluster placement limits; every block of the grid resident at once).
+  int l2_group = 1;
   // One pass: the last blocks to arrive, which convert the accumulator into y,
   // a share each (1..grid / 2).
   int converters = 0;
@@ -104,15 +108,15 @@ struct SmallMlpTuning {
   int cluster = 0;   // one pass, sm_90: blocks per cluster, 1, 2, 4 or 8 (0: the planner's)
   int converters = 0;  // one pass: blocks that convert the accumulator, 1..16 (0: the planner's)
   int copies = 0;      // one pass: accumulators the clusters spread their atomics over, 1..4 (0: the planner's)
+  int l2_group = 0;    // one pass: blocks that share act through L2, 1..16 (0: the planner's; > 1: no clusters)
 };
 
 // Tokens up to which the planner's Auto choice is the one-pass kernel, on sm_90
-// and newer (clusters; elsewhere Auto takes the two phases) (H100, dim
-// 768, hidden 3072, us per launch, one pass / two phases, three runs: 1 token
-// 9.5-9.7 / 10.9-11.0, 16: 11.2-11.3 / 12.2, 32: 14.2-14.4 (4-block clusters)
-// / 15.7-15.8, 64: 21.4-21.6 / 20.7-20.8: with more tokens the one pass's
-// atomics cost more than the two phases' grid barrier).
-constexpr int64_t kOnePassAutoMaxTokens = 32;
+// and newer (clusters and the early start; elsewhere Auto takes the two phases):
+// all of the small-token range since the one pass's L2 groups (H100, dim 768,
+// hidden 3072, us per launch, one pass / two phases: 1 token 9.5-9.7 /
+// 10.9-11.0, 16: 10.9-11.2 / 12.2-13.0, 32: 13.8 / 16.1, 64: 18.0 / 19.9).
+constexpr int64_t kOnePassAutoMaxTokens = kSmallMaxTokens;
 
 // Throws std::invalid_argument when m is outside 1..kSmallMaxTokens, a tuning
 // value is outside its range (warps, ring depth, cluster, converting blocks), or
@@ -126,7 +130,7 @@ enum SmallTimelinePoint {
   kTimelineStart,       // the block starts
   kTimelineDepsMet,     // past the wait for the previous kernel in the stream
   kTimelineADone,       // phase A done (and phase B's first weights asked for); one pass: act written (everywhere in the cluster)
-  kTimelineBarrier,     // past the grid barrier (two phases; one pass: not marked)
+  kTimelineBarrier,     // past the grid barrier (two phases; one pass: the L2 group's barrier, else not marked)
   kTimelineBGemm,       // phase-B GEMM done
   kTimelinePublished,   // partial sums published (counter incremented)
   kTimelineEnd,

@@ -76,23 +76,6 @@ template <ElemType E> struct SmallArgs : MlpOperands<E> {
   int split_sums;
 };
 
-// Barrier of `members` co-resident blocks on one word, one atomic per block:
-// the first adds 2^31 - (members - 1), the others 1, so the word's top bit
-// flips exactly when the last one arrives, and its low bits are back where they
-// started: ready for the next launch without a reset.
-__device__ void blockBarrier(unsigned* word, unsigned members, bool first) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const unsigned add = first ? 0x80000000u - (members - 1) : 1u;
-    // Release: the block's writes (ordered before by __syncthreads) go before
-    // the arrival; acquire: everyone else's are visible after the flip.
-    const unsigned before = atomicAddRelease(word, add);
-    while (((before ^ loadAcquire(word)) & 0x80000000u) == 0) {
-    }
-  }
-  __syncthreads();
-}
-
 // Asks L2 for rows [0, rows) x columns [k0, k1) of a row-major matrix of 2-byte
 // elements, one prefetch per 128-byte line, spread over the block's threads.
 template <int kThreads>
@@ -524,6 +507,10 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
     throw std::invalid_argument("the one-pass kernel spreads its atomics over 1.." + std::to_string(kMaxCopies) +
                                 " accumulators, not " + std::to_string(tuning.copies));
   }
+  if (tuning.l2_group < 0 || tuning.l2_group > kMaxL2Group) {
+    throw std::invalid_argument("the one-pass kernel's L2 groups have 1.." + std::to_string(kMaxL2Group) +
+                                " blocks, not " + std::to_string(tuning.l2_group));
+  }
   if (tuning.stages != 0 && tuning.stages != 3 && tuning.stages != 4 && tuning.stages != 6) {
     throw std::invalid_argument("the small-token kernel's ring has 3, 4 or 6 stages, not " +
                                 std::to_string(tuning.stages));
@@ -548,11 +535,13 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
                         (tuning.kernel == SmallMlpKernel::Auto && major >= 9 && m <= kOnePassAutoMaxTokens);
   // Clusters exist from sm_90 on; the block shape measured for them applies
   // where the tuning leaves both groups and cluster to the planner.
-  const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1};
+  const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1, 1};
   SmallMlpTuning one_pass_tuning = tuning;
-  if (tuning.a_groups == 0 && tuning.cluster == 0) one_pass_tuning.a_groups = shape.groups;
-  const int cluster = major < 9 ? 1 : tuning.cluster != 0 ? tuning.cluster : shape.cluster;
-  if (one_pass && planOnePass(plan, type, device, sms, one_pass_tuning, cluster)) {
+  if (tuning.a_groups == 0 && tuning.cluster == 0 && tuning.l2_group == 0) one_pass_tuning.a_groups = shape.groups;
+  // A team is a cluster or an L2 group: a tuning that names one leaves out the other.
+  const int cluster = major < 9 || tuning.l2_group > 1 ? 1 : tuning.cluster != 0 ? tuning.cluster : shape.cluster;
+  const int l2_group = tuning.l2_group != 0 ? tuning.l2_group : tuning.cluster > 1 ? 1 : shape.l2_group;
+  if (one_pass && planOnePass(plan, type, device, sms, one_pass_tuning, cluster, l2_group)) {
     return plan;
   }
 

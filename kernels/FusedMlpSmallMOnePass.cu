@@ -7,11 +7,13 @@
 //   atomics (two by default, the clusters alternating, so that each address
 //   receives half the additions); the last few blocks to finish add the
 //   accumulators up into y and zero them for the next launch.
-// On sm_90 blocks may come in clusters that share act through distributed
-// shared memory: each block then multiplies the cluster's act by the wd rows of
-// 1/cluster of y's columns (the same weight bytes), so each output receives
-// cluster times fewer atomic additions (measured: with 128 blocks adding into
-// [16, 768] outputs, L2's atomics take a large part of the kernel's time).
+// Blocks may come in teams that share act: clusters (sm_90), through distributed
+// shared memory, or L2 groups, which write their act to global memory, wait for
+// each other on a barrier word and load the group's act. Each block then
+// multiplies the team's act by the wd rows of 1/team of y's columns (the same
+// weight bytes), so each output receives team times fewer atomic additions
+// (measured: with 128 blocks adding into [16, 768] outputs, L2's atomics take a
+// large part of the kernel's time; at 64 tokens most of it).
 // A block's wgu rows are asked for at its start, all at once, before it waits
 // for the previous kernel in the stream (programmatic dependent launch, sm_90):
 // the loads overlap that kernel's end instead of trickling through a ring; x
@@ -48,30 +50,40 @@ __host__ __device__ constexpr int colGroupsMax(int dim, int cluster) { return (d
 
 // Byte offsets in dynamic shared memory. The GEMM-1 partial sums of the warps
 // (red) reuse the space of the wgu rows and x once GEMM 1 is done. wd holds the
-// block's output columns over the cluster's hidden units, act the cluster's act.
+// block's output columns over the team's hidden units, act the team's act: its
+// own space in a cluster (the other blocks write into it while this block still
+// reads red), over red in an L2 group (loaded once red is done with).
 struct Layout {
   int wgu, x, red, wd, act, total;
 };
-__host__ __device__ inline Layout layoutFor(int m, int dim, int groups, int row_tiles, int cluster) {
-  const int ldw = paddedStride(dim), ldk = paddedStride(cluster * groups * 8);
+__host__ __device__ inline Layout layoutFor(int m, int dim, int groups, int row_tiles, int team, bool act_over_red) {
+  const int ldw = paddedStride(dim), ldk = paddedStride(team * groups * 8);
   Layout l{};
   l.wgu = 0;
   l.x = 2 * groups * 8 * ldw * 2;
   l.red = 0;
   const int gemm1_end = l.x + m * ldw * 2;
   const int red_bytes = kWarps * row_tiles * 16 * redStride(groups) * 4;
-  l.wd = align16(gemm1_end > red_bytes ? gemm1_end : red_bytes);
-  l.act = l.wd + colGroupsMax(dim, cluster) * 8 * ldk * 2;
-  l.total = align16(l.act + m * ldk * 2);
+  const int act_bytes = m * ldk * 2;
+  int reused = gemm1_end > red_bytes ? gemm1_end : red_bytes;
+  if (act_over_red && act_bytes > reused) reused = act_bytes;
+  l.wd = align16(reused);
+  const int wd_end = l.wd + colGroupsMax(dim, team) * 8 * ldk * 2;
+  l.act = act_over_red ? 0 : wd_end;
+  l.total = align16(act_over_red ? wd_end : wd_end + act_bytes);
   return l;
 }
 
 template <ElemType E> struct OnePassArgs : MlpOperands<E> {
+  using T = typename Elem<E>::T;
   float* acc;          // [copies, m, dim], zero between launches
   unsigned* counters;  // [0]: blocks arrived, [1]: converters that saw them all; zero between launches
   unsigned long long* timeline;
   int groups;
   int cluster;     // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
+  int group;       // or (when > 1) blocks that share act through L2, the same way
+  T* act_g;        // [m, hidden]: act of the L2 groups
+  unsigned* group_words;  // a barrier word per L2 group, zero at first
   int converters;  // the last blocks to arrive, which convert the accumulator (1..grid / 2)
   int copies;      // accumulators: cluster c adds into copy c % copies
 };
@@ -112,7 +124,9 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   using T2 = typename Elem<E>::T2;
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int conversion_share;  // this block's share of the conversion, -1: none
-  const Layout L = layoutFor(p.m, p.dim, p.groups, MT, p.cluster);
+  // The blocks that share act: a cluster or an L2 group (at most one of them > 1).
+  const int team = p.cluster * p.group;
+  const Layout L = layoutFor(p.m, p.dim, p.groups, MT, team, p.group > 1);
   T* wgu_s = reinterpret_cast<T*>(smem + L.wgu);
   T* x_s = reinterpret_cast<T*>(smem + L.x);
   float* red = reinterpret_cast<float*>(smem + L.red);
@@ -120,17 +134,17 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   T* act_s = reinterpret_cast<T*>(smem + L.act);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int width = p.groups * 8;          // hidden units per block
-  const int kc = p.cluster * width;        // hidden units per cluster: K of GEMM 2
+  const int kc = team * width;             // hidden units per team: K of GEMM 2
   const int ldw = paddedStride(p.dim), ldk = paddedStride(kc), rs = redStride(p.groups);
-  const int rank = int(blockIdx.x) % p.cluster;
+  const int rank = int(blockIdx.x) % team;
   const int h0 = blockIdx.x * width, hc0 = h0 - rank * width;
-  // This block's and its cluster's hidden units (the last may have fewer; blocks
-  // that round the grid up to whole clusters have none).
+  // This block's and its team's hidden units (the last may have fewer; blocks
+  // that round the grid up to whole teams have none).
   const int units = max(0, min(width, p.hidden - h0));
-  const int cluster_units = max(0, min(kc, p.hidden - hc0));
+  const int team_units = max(0, min(kc, p.hidden - hc0));
   const int dim_segs = p.dim / 8;  // 16-byte pieces of a row of dim elements, and n8 tiles of y
-  const int col0 = colGroupsFirst(p.dim, p.cluster, rank);
-  const int ncols = colGroupsFirst(p.dim, p.cluster, rank + 1) - col0;  // this block's n8 tiles of y
+  const int col0 = colGroupsFirst(p.dim, team, rank);
+  const int ncols = colGroupsFirst(p.dim, team, rank + 1) - col0;  // this block's n8 tiles of y
   const int k_segs = kc / 8;
   auto mark = [&](SmallTimelinePoint point) {
     if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + point] = globalTimer();
@@ -156,7 +170,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
     cpAsync16(x_s + r * ldw + s * 8, p.x + int64_t(r) * p.dim + s * 8, true);
   }
   cpAsyncCommit();
-  // Group 3: wd[this block's columns, the cluster's hidden units], which only
+  // Group 3: wd[this block's columns, the team's hidden units], which only
   // GEMM 2 needs: asked for after x, so that GEMM 1 waits for wgu and x alone
   // while wd arrives (H100, us per launch, wd after x / before the wait: 1 token
   // 9.5 / 9.7, 16 tokens 11.0 / 11.1-11.2, the same from 32). Hidden units past
@@ -164,7 +178,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   const T* wd = p.wd + int64_t(col0 * 8) * p.hidden + hc0;
   for (int i = tid; i < ncols * 8 * k_segs; i += kThreads) {
     const int r = i / k_segs, s = i % k_segs;
-    const bool ok = s * 8 < cluster_units;
+    const bool ok = s * 8 < team_units;
     cpAsync16(wd_s + r * ldk + s * 8, ok ? wd + int64_t(r) * p.hidden + s * 8 : p.wd, ok);
   }
   cpAsyncCommit();
@@ -233,7 +247,8 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   }
   __syncthreads();
   // act = gelu_tanh(gate) * up for this block's units (zero past them), two at a
-  // time, into columns [rank * width, ...) of act in every block of the cluster.
+  // time, into columns [rank * width, ...) of act in every block of the cluster,
+  // or into the L2 group's act.
   for (int i = tid; i < p.m * width / 2; i += kThreads) {
     const int row = i / (width / 2), hl = (i % (width / 2)) * 2;
     float v[2] = {0.0f, 0.0f};
@@ -252,29 +267,42 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
     }
     const T2 pair = Elem<E>::pack(v[0], v[1]);
     T* dst = act_s + row * ldk + rank * width + hl;
-    if (p.cluster == 1) {
+    if (p.group > 1) {
+      if (h0 + hl < p.hidden) *reinterpret_cast<T2*>(p.act_g + int64_t(row) * p.hidden + h0 + hl) = pair;
+    } else if (p.cluster == 1) {
       *reinterpret_cast<T2*>(dst) = pair;
     } else {
       for (int b = 0; b < p.cluster; ++b) *reinterpret_cast<T2*>(inBlock(dst, b)) = pair;
     }
   }
-  if (p.cluster > 1) {
+  if (p.group > 1) {
+    // Wait for the group's act (every block of the grid is resident: the planner
+    // takes L2 groups only where the grid fits at once), then load it over red.
+    blockBarrier(p.group_words + blockIdx.x / p.group, p.group, rank == 0);
+    mark(kTimelineBarrier);
+    for (int i = tid; i < p.m * k_segs; i += kThreads) {
+      const int r = i / k_segs, s = i % k_segs;
+      const bool ok = s * 8 < team_units;
+      cpAsync16(act_s + r * ldk + s * 8, ok ? p.act_g + int64_t(r) * p.hidden + hc0 + s * 8 : p.act_g, ok);
+    }
+    cpAsyncCommit();
+  } else if (p.cluster > 1) {
     clusterSync();  // every block's act columns have arrived everywhere
   } else {
     __syncthreads();
   }
-  cpAsyncWait<0>();  // wd
+  cpAsyncWait<0>();  // wd (and the group's act)
   __syncthreads();
   mark(kTimelineADone);
 
-  // GEMM 2: y[:, this block's columns] += act wd_rows^T, K = the cluster's hidden
+  // GEMM 2: y[:, this block's columns] += act wd_rows^T, K = the team's hidden
   // units (k16 steps, then a k8 step when K is an odd multiple of 8). Blocks start
   // at different columns, so that at any moment their atomics go to different
   // addresses (and L2 slices).
   const int k16 = kc / 16;
   const bool k8 = kc % 16 != 0;
   const int first = ncols > 0 ? int(blockIdx.x) % ncols : 0;
-  float* acc = p.acc + int64_t(blockIdx.x / p.cluster % p.copies) * p.m * p.dim;
+  float* acc = p.acc + int64_t(blockIdx.x / team % p.copies) * p.m * p.dim;
   for (int jn0 = warp; jn0 < ncols; jn0 += kWarps) {
     const int jn = jn0 + first < ncols ? jn0 + first : jn0 + first - ncols;
     float c[MT][4];
@@ -390,8 +418,18 @@ void* kernelFor(ElemType type, int row_tiles) {
   return type == ElemType::BF16 ? kernelFor<ElemType::BF16>(row_tiles) : kernelFor<ElemType::FP16>(row_tiles);
 }
 
+// The workspace: the accumulators, the arrival counters, then (L2 groups only)
+// a barrier word per group and the groups' act.
 size_t countersOffset(const SmallMlpPlan& plan) {
   return roundUp256(size_t(plan.copies) * plan.m * plan.dim * sizeof(float));
+}
+size_t groupWordsOffset(const SmallMlpPlan& plan) { return countersOffset(plan) + 256; }
+size_t groupActOffset(const SmallMlpPlan& plan) {
+  return groupWordsOffset(plan) + roundUp256(size_t(plan.grid / plan.l2_group) * sizeof(unsigned));
+}
+size_t workspaceBytes(const SmallMlpPlan& plan) {
+  if (plan.l2_group == 1) return groupWordsOffset(plan);
+  return groupActOffset(plan) + roundUp256(size_t(plan.m) * plan.hidden * 2);
 }
 
 // Clusters of `size` blocks that can be resident at once (0: none).
@@ -414,7 +452,8 @@ int residentClusters(void* kernel, int size, int grid, int smem) {
 
 }  // namespace
 
-bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning, int cluster) {
+bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning, int cluster,
+                 int l2_group) {
   const int64_t h8 = plan.hidden / 8;
   const int rows = rowTilesFor(plan.m);
   void* kernel = kernelFor(type, rows);
@@ -431,7 +470,7 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   int g = groups > 0 ? std::min(groups, kMaxGroups) : int(std::clamp<int64_t>((h8 + sms - 1) / sms, 1, kMaxGroups));
   cluster = std::clamp(cluster, 1, kMaxCluster);
   for (; g >= 1; --g) {
-    if (layoutFor(int(plan.m), int(plan.dim), g, rows, 1).total <= limit) break;
+    if (layoutFor(int(plan.m), int(plan.dim), g, rows, 1, false).total <= limit) break;
   }
   if (g < 1) return false;
   // The device's limit, not this plan's: plans for other token counts launch the
@@ -447,18 +486,31 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   // And only where all of the clusters fit at once: otherwise (measured) the
   // clusters that wait to be placed cost more than the atomics they save. So
   // the largest cluster up to the one asked for whose clusters all fit.
-  auto clusterGrid = [&](int size) { return (tiles + size - 1) / size * size; };
+  auto teamGrid = [&](int size) { return (tiles + size - 1) / size * size; };
+  auto blocksPerSm = [&](int smem) {
+    int per_sm = 0;
+    checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem),
+              "occupancy of the one-pass small-token kernel");
+    return per_sm;
+  };
+  // L2 groups wait for each other, so every block of the grid must be resident
+  // at once; the largest group up to the one asked for where that holds and
+  // their act fits, else clusters.
+  for (l2_group = std::max(l2_group, 1); l2_group > 1; l2_group /= 2) {
+    const int group_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, l2_group, true).total;
+    if (group_smem <= limit && teamGrid(l2_group) <= sms * blocksPerSm(group_smem)) break;
+  }
+  if (l2_group > 1) cluster = 1;
   for (; cluster > 1; cluster /= 2) {
-    const int cluster_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster).total;
+    const int cluster_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster, false).total;
     if (cluster_smem <= limit &&
-        residentClusters(kernel, cluster, clusterGrid(cluster), cluster_smem) * cluster >= clusterGrid(cluster)) {
+        residentClusters(kernel, cluster, teamGrid(cluster), cluster_smem) * cluster >= teamGrid(cluster)) {
       break;
     }
   }
-  const int smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster).total;
-  int per_sm = 0;
-  checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem),
-            "occupancy of the one-pass small-token kernel");
+  const int team = cluster * l2_group;
+  const int smem = layoutFor(int(plan.m), int(plan.dim), g, rows, team, l2_group > 1).total;
+  const int per_sm = blocksPerSm(smem);
   if (per_sm < 1) return false;
   plan.one_pass = true;
   plan.cooperative = false;
@@ -467,7 +519,8 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   plan.a_groups = g;
   plan.a_tiles = tiles;
   plan.cluster = cluster;
-  plan.grid = clusterGrid(cluster);
+  plan.l2_group = l2_group;
+  plan.grid = teamGrid(team);
   plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
   plan.smem_bytes = size_t(smem);
   plan.blocks_per_sm = per_sm;
@@ -482,7 +535,7 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   int converters = tuning.converters;
   if (converters == 0) converters = std::clamp((loads + 2 * kThreads - 1) / (2 * kThreads), 1, kMaxConverters);
   plan.converters = std::clamp(converters, 1, std::max(1, plan.grid / 2));
-  plan.workspace_bytes = countersOffset(plan) + 256;
+  plan.workspace_bytes = workspaceBytes(plan);
   return true;
 }
 
@@ -495,6 +548,10 @@ void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const
     args.timeline = timeline;
     args.groups = plan.a_groups;
     args.cluster = plan.cluster;
+    args.group = plan.l2_group;
+    args.group_words = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + groupWordsOffset(plan));
+    args.act_g = reinterpret_cast<typename std::remove_reference_t<decltype(args)>::T*>(
+        static_cast<char*>(workspace) + groupActOffset(plan));
     args.converters = plan.converters;
     args.copies = plan.copies;
   };

@@ -14,20 +14,24 @@
 namespace fuselab::fusedmlp {
 
 // The block shape the planner asks for on sm_90, by tokens: hidden 8-groups per
-// block (0: the planner's width rule) and blocks per cluster. H100, dim 768,
-// hidden 3072, us per launch in three runs: up to 16 tokens, 3-group blocks in
-// clusters of 2 (16 tokens: 11.2-11.3; 4 groups in clusters of 4: 11.3-11.5;
-// clusters of 4 or 8 of the 128 3-group blocks do not all fit at once); from 17
-// tokens, 4-group blocks in clusters of 4 (32 tokens: 14.2-14.4; 3 groups in
-// clusters of 2: 14.8-15.0).
+// block (0: the planner's width rule), blocks per cluster and per L2 group. H100,
+// dim 768, hidden 3072, us per launch: up to 16 tokens, 3-group blocks in
+// clusters of 2 (16 tokens: 10.9-11.3; 4 groups in clusters of 4: 11.3-11.5;
+// clusters of 4 or 8 of the 128 3-group blocks do not all fit at once; L2 groups
+// of 4 / 8 / 16: 11.0 / 10.9 / 10.9); from 17 tokens, 3-group blocks in L2
+// groups of 8, which have no placement limits (32 tokens: 13.8; groups of 4 /
+// 16: 14.1 / 13.9; 4-group blocks in clusters of 4: 14.5; 64 tokens: 18.0;
+// groups of 4 / 16: 18.5 / 18.5; clusters of 2: 21.3).
 struct OnePassShape {
-  int groups, cluster;
+  int groups, cluster, l2_group;
 };
-inline OnePassShape onePassShapeFor(int64_t m) { return m <= 16 ? OnePassShape{0, 2} : OnePassShape{4, 4}; }
+inline OnePassShape onePassShapeFor(int64_t m) { return m <= 16 ? OnePassShape{0, 2, 1} : OnePassShape{0, 1, 8}; }
 // The most blocks that share the conversion of the accumulator into y.
 constexpr int kMaxConverters = 16;
 // The most accumulators the clusters may spread their atomics over.
 constexpr int kMaxCopies = 4;
+// The most blocks of an L2 group.
+constexpr int kMaxL2Group = 16;
 
 // 16-row tiles of tokens that both small kernels use for m tokens (1, 2 or 4).
 inline int rowTilesFor(int64_t m) { return m <= 16 ? 1 : m <= 32 ? 2 : 4; }
@@ -36,11 +40,14 @@ inline size_t roundUp256(size_t v) { return (v + 255) / 256 * 256; }
 
 // Fills the one-pass fields of `plan` (m, dim, hidden and pdl already set):
 // hidden 8-groups per block and converting blocks (the tuning's, or the
-// planner's where it says 0), grid, shared memory, workspace; clusters of
-// `cluster` blocks (2..8, sm_90 only), or of the largest smaller size whose
-// clusters all fit at once. False when not even one 8-group slice fits in
+// planner's where it says 0), grid, shared memory, workspace; L2 groups of
+// `l2_group` blocks (2..16), halved until their act fits and the whole grid is
+// resident at once; else clusters of `cluster`
+// blocks (2..8, sm_90 only), or of the largest smaller size whose clusters all
+// fit at once. False when not even one 8-group slice fits in
 // shared memory.
-bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning, int cluster);
+bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning, int cluster,
+                 int l2_group);
 
 void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
                    void* workspace, cudaStream_t stream, unsigned long long* timeline);

@@ -152,8 +152,9 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
 // slice at 1 and 17 tokens, by all slices at 64), cooperative or ordinary
 // launch, 8 or 16 warps, ring depth, early start of the next launch.
 // One pass: 1 to 4 hidden 8-groups per block (so K of the down GEMM is 8, 16,
-// 24 or 32: k8 and k16 steps), early start or not, clusters (sm_90) or not,
-// 1 to 16 blocks converting 1 to 4 accumulators.
+// 24 or 32: k8 and k16 steps), early start or not, clusters (sm_90), L2 groups
+// of 4 to 16 (blocks past the hidden units included) or neither, 1 to 16 blocks
+// converting 1 to 4 accumulators.
 TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
@@ -167,6 +168,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
     int cluster = 0;  // one pass: blocks per cluster (sm_90; 0: the planner's)
     int converters = 0;  // one pass: blocks that convert the accumulator (0: the planner's)
     int copies = 0;      // one pass: accumulators (0: the planner's)
+    int l2_group = 0;    // one pass: blocks that share act through L2 (0: the planner's)
   };
   const Config configs[] = {{kTwo, true, false, true, 8, 0, true, 0},    {kTwo, false, false, true, 8, 0, false, 0},
                             {kTwo, true, true, true, 8, 0, true, 0},     {kTwo, false, true, true, 8, 0, false, 0},
@@ -179,7 +181,9 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                             {kOne, true, true, false, 8, 0, true, 2},    {kOne, true, true, false, 8, 0, true, 4},
                             {kOne, true, true, false, 8, 0, true, 0, 2},  {kOne, true, true, false, 8, 0, false, 3, 8},
                             {kOne, true, true, false, 8, 0, true, 0, 0, 1}, {kOne, true, true, false, 8, 0, true, 1, 1, 16},
-                            {kOne, true, true, false, 8, 0, true, 0, 0, 0, 3},  {kOne, true, true, false, 8, 0, true, 4, 4, 1, 4}};
+                            {kOne, true, true, false, 8, 0, true, 0, 0, 0, 3},  {kOne, true, true, false, 8, 0, true, 4, 4, 1, 4},
+                            {kOne, true, true, false, 8, 0, true, 0, 0, 0, 0, 8},  {kOne, true, true, false, 8, 0, false, 1, 0, 3, 1, 4},
+                            {kOne, true, true, false, 8, 0, true, 4, 0, 0, 3, 16}};
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
@@ -197,6 +201,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           tuning.cluster = c.cluster;
           tuning.converters = c.converters;
           tuning.copies = c.copies;
+          tuning.l2_group = c.l2_group;
           if (c.kernel == kTwo) {
             tuning.warps = c.warps;
             tuning.stages = c.stages;
@@ -206,7 +211,9 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           ASSERT_EQ(plan.warps, c.warps);
           if (c.stages != 0) ASSERT_EQ(plan.stages, c.stages);
           if (c.groups != 0) ASSERT_LE(plan.a_groups, c.groups);  // narrower where shared memory is short
-          if (plan.one_pass) {  // at most half the grid waits to convert
+          if (plan.one_pass) {  // at most half the grid waits to convert; a team is a cluster or an L2 group
+            ASSERT_TRUE(plan.cluster == 1 || plan.l2_group == 1);
+            if (c.l2_group != 0) ASSERT_LE(plan.l2_group, c.l2_group);
             ASSERT_GE(plan.converters, 1);
             ASSERT_LE(plan.converters, std::max(1, plan.grid / 2));
             if (c.converters != 0) ASSERT_LE(plan.converters, c.converters);
@@ -221,7 +228,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           const std::string what = "tokens " + std::to_string(tokens) + ", dim " + std::to_string(shape.dim) +
                                    ", hidden " + std::to_string(shape.hidden) + (dtype == at::kHalf ? ", fp16" : ", bf16") +
                                    (plan.one_pass ? ", one pass, groups " + std::to_string(plan.a_groups) + ", cluster " +
-                                                        std::to_string(plan.cluster) + ", converters " +
+                                                        std::to_string(plan.cluster) + ", L2 group " +
+                                                        std::to_string(plan.l2_group) + ", converters " +
                                                         std::to_string(plan.converters)
                                                   : ", two phases") +
                                    ", rotate " + std::to_string(c.rotate) + ", atomic " + std::to_string(c.atomic) +
@@ -317,6 +325,11 @@ TEST(FusedMlp, SmallKernelPlannerRejectsTuningsOutsideItsRanges) {
     EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << copies;
   }
   tuning.copies = 0;
+  for (int l2_group : {-1, 17}) {
+    tuning.l2_group = l2_group;
+    EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << l2_group;
+  }
+  tuning.l2_group = 0;
   for (int converters : {-1, 17}) {
     tuning.converters = converters;
     EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << converters;
