@@ -167,7 +167,8 @@ void smallKernelExperiments() {
               "atomics issued, arrived, end.\n"
               "Next (the second of two back-to-back launches, after the first one ends; negative = while it\n"
               "runs): its first block starts, its first block gets past the dependency wait, its last block ends.\n"
-              "blocks: per multiprocessor that fit; team: blocks that share act, cN a cluster, LN an L2 group;\n"
+              "blocks: per multiprocessor that fit; team: blocks that share act, cN a cluster, LN an L2 group\n"
+              "(LN/cM: clusters of M load x together);\n"
               "conv: blocks that convert the one pass's accumulator\n",
               long(kDim), long(kHidden));
   std::printf("%7s  %-40s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s %5s %7s %4s\n", "tokens", "configuration",
@@ -211,6 +212,9 @@ void smallKernelExperiments() {
                               {"one pass, L2 groups of 4", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 4},
                               {"one pass, L2 groups of 8", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 8},
                               {"one pass, L2 groups of 16", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 16},
+                              {"one pass, L2 groups of 8, x by clusters of 2", kOne, false, true, true, 0, 0, 0, 0, 2, 0, 0, -1, 8},
+                              {"one pass, L2 groups of 8, x by clusters of 4", kOne, false, true, true, 0, 0, 0, 0, 4, 0, 0, -1, 8},
+                              {"one pass, L2 groups of 4, x by clusters of 2", kOne, false, true, true, 0, 0, 0, 0, 2, 0, 0, -1, 4},
                               {"one pass, 2 groups/block", kOne, false, true, true, 0, 0, 2, 0},
                               {"one pass, 4 groups/block", kOne, false, true, true, 0, 0, 4, 0},
                               {"two phases", kTwo, false, true, false, 0, 0, 0, 0},
@@ -299,7 +303,11 @@ void smallKernelExperiments() {
         std::snprintf(barrier, sizeof barrier, "%.1f", median(alone[fm::kTimelineBarrier]));
       }
       char team[16];
-      std::snprintf(team, sizeof team, "%c%d", plan.l2_group > 1 ? 'L' : 'c', plan.cluster * plan.l2_group);
+      if (plan.l2_group > 1) {
+        std::snprintf(team, sizeof team, plan.cluster > 1 ? "L%d/c%d" : "L%d", plan.l2_group, plan.cluster);
+      } else {
+        std::snprintf(team, sizeof team, "c%d", plan.cluster);
+      }
       std::printf("%7ld  %-40s %9.1f %7.1f %8s %7.1f %8.1f %7.1f | %6.1f %6.1f %6.1f | %8.1e %3d/SM %5d %7s %4d\n",
                   long(tokens), c.name, per * 1e6, median(alone[fm::kTimelineADone]), barrier,
                   median(alone[fm::kTimelineBGemm]),

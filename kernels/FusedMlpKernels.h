@@ -41,6 +41,11 @@ struct SmallMlpPlan {
   // waits for the group's and loads it; same split of y's columns as a cluster,
   // no cluster placement limits; every block of the grid resident at once).
   int l2_group = 1;
+  // One pass with L2 groups and clusters (sm_90): the blocks of a cluster load
+  // x together, each copying a share of its rows into all of them (bulk copies):
+  // fewer bytes out of L2, where every block reads all of x. Elsewhere the
+  // clusters change nothing.
+  bool x_multicast = false;
   // One pass: the last blocks to arrive, which convert the accumulator into y,
   // a share each (1..grid / 2).
   int converters = 0;

@@ -538,9 +538,12 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1, 1};
   SmallMlpTuning one_pass_tuning = tuning;
   if (tuning.a_groups == 0 && tuning.cluster == 0 && tuning.l2_group == 0) one_pass_tuning.a_groups = shape.groups;
-  // A team is a cluster or an L2 group: a tuning that names one leaves out the other.
-  const int cluster = major < 9 || tuning.l2_group > 1 ? 1 : tuning.cluster != 0 ? tuning.cluster : shape.cluster;
-  const int l2_group = tuning.l2_group != 0 ? tuning.l2_group : tuning.cluster > 1 ? 1 : shape.l2_group;
+  // A tuning that names clusters or L2 groups but not both leaves out the other.
+  const int l2_group = tuning.l2_group != 0 ? tuning.l2_group : tuning.cluster != 0 ? 1 : shape.l2_group;
+  const int cluster = major < 9              ? 1
+                      : tuning.cluster != 0  ? tuning.cluster
+                      : tuning.l2_group != 0 ? 1
+                                             : shape.cluster;
   if (one_pass && planOnePass(plan, type, device, sms, one_pass_tuning, cluster, l2_group)) {
     return plan;
   }

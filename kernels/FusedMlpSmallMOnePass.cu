@@ -82,6 +82,7 @@ template <ElemType E> struct OnePassArgs : MlpOperands<E> {
   int groups;
   int cluster;     // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
   int group;       // or (when > 1) blocks that share act through L2, the same way
+  int x_multicast; // the blocks of a cluster load x together, each a share of the rows for all (sm_90)
   T* act_g;        // [m, hidden]: act of the L2 groups
   unsigned* group_words;  // a barrier word per L2 group, zero at first
   int converters;  // the last blocks to arrive, which convert the accumulator (1..grid / 2)
@@ -116,6 +117,41 @@ __device__ __forceinline__ void clusterSync() {
 #endif
 }
 
+// x multicast (sm_90): each block of a cluster copies every cluster-th row of x
+// into the shared memory of all of them (bulk copies), and each block's
+// mbarrier counts the bytes that land in it.
+__device__ __forceinline__ void mbarrierInit(unsigned long long* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n"
+               "fence.mbarrier_init.release.cluster;\n" ::"r"(smemAddr(bar))
+               : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarrierExpectBytes(unsigned long long* bar, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarrierWaitFirstPhase(unsigned long long* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile(
+      "{\n.reg .pred done;\nWAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
+      "@!done bra WAIT_%=;\n}\n" ::"r"(smemAddr(bar))
+      : "memory");
+#endif
+}
+__device__ __forceinline__ void bulkCopyToCluster(void* dst, const void* src, unsigned bytes, unsigned long long* bar,
+                                                  unsigned short blocks) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;\n" ::"r"(
+          smemAddr(dst)),
+      "l"(src), "r"(bytes), "r"(smemAddr(bar)), "h"(blocks)
+      : "memory");
+#endif
+}
+
 // MT: 16-row tiles of tokens (1, 2 or 4). GEMM 1: every warp takes every 8th
 // k16 step for all row tiles; GEMM 2: every 8th n8 tile of the block's columns.
 template <ElemType E, int MT>
@@ -125,7 +161,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int conversion_share;  // this block's share of the conversion, -1: none
   // The blocks that share act: a cluster or an L2 group (at most one of them > 1).
-  const int team = p.cluster * p.group;
+  const int team = p.group > 1 ? p.group : p.cluster;
   const Layout L = layoutFor(p.m, p.dim, p.groups, MT, team, p.group > 1);
   T* wgu_s = reinterpret_cast<T*>(smem + L.wgu);
   T* x_s = reinterpret_cast<T*>(smem + L.x);
@@ -149,8 +185,13 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   auto mark = [&](SmallTimelinePoint point) {
     if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + point] = globalTimer();
   };
+  __shared__ unsigned long long x_arrived;  // x multicast: the bytes of x that landed here
   mark(kTimelineStart);
   launchDependents();
+  if (p.x_multicast) {
+    if (tid == 0) mbarrierInit(&x_arrived);
+    clusterSync();  // every block's mbarrier is ready before any copy signals it
+  }
 
   // No kernel writes the weights, so they may be asked for before waiting on the
   // previous kernel. Group 1: the 2 * units wgu rows (gate/up interleaved).
@@ -164,10 +205,21 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   mark(kTimelineDepsMet);
 
   // Group 2: x, which the previous kernel may have written: loaded after the
-  // wait, all of it in flight at once.
-  for (int i = tid; i < p.m * dim_segs; i += kThreads) {
-    const int r = i / dim_segs, s = i % dim_segs;
-    cpAsync16(x_s + r * ldw + s * 8, p.x + int64_t(r) * p.dim + s * 8, true);
+  // wait, all of it in flight at once (or the cluster's bulk copies).
+  if (p.x_multicast) {
+    if (tid == 0) mbarrierExpectBytes(&x_arrived, unsigned(p.m * p.dim * 2));
+    if (warp == 0) {
+      const int crank = int(blockIdx.x) % p.cluster;
+      for (int r = crank + lane * p.cluster; r < p.m; r += 32 * p.cluster) {
+        bulkCopyToCluster(x_s + r * ldw, p.x + int64_t(r) * p.dim, unsigned(p.dim * 2), &x_arrived,
+                          (unsigned short)((1u << p.cluster) - 1));
+      }
+    }
+  } else {
+    for (int i = tid; i < p.m * dim_segs; i += kThreads) {
+      const int r = i / dim_segs, s = i % dim_segs;
+      cpAsync16(x_s + r * ldw + s * 8, p.x + int64_t(r) * p.dim + s * 8, true);
+    }
   }
   cpAsyncCommit();
   // Group 3: wd[this block's columns, the team's hidden units], which only
@@ -183,6 +235,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   }
   cpAsyncCommit();
   cpAsyncWait<1>();
+  if (p.x_multicast) mbarrierWaitFirstPhase(&x_arrived);
   __syncthreads();
 
   // GEMM 1: acc1 = x wgu_rows^T. Token rows past m read row m - 1 (their results
@@ -500,15 +553,18 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
     const int group_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, l2_group, true).total;
     if (group_smem <= limit && teamGrid(l2_group) <= sms * blocksPerSm(group_smem)) break;
   }
-  if (l2_group > 1) cluster = 1;
+  // With L2 groups, clusters only load x together.
+  auto team_of = [&](int c) { return l2_group > 1 ? l2_group : c; };
   for (; cluster > 1; cluster /= 2) {
-    const int cluster_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, cluster, false).total;
+    if (l2_group > 1 && l2_group % cluster != 0) continue;  // whole clusters in a group
+    const int cluster_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, team_of(cluster), l2_group > 1).total;
     if (cluster_smem <= limit &&
-        residentClusters(kernel, cluster, teamGrid(cluster), cluster_smem) * cluster >= teamGrid(cluster)) {
+        residentClusters(kernel, cluster, teamGrid(team_of(cluster)), cluster_smem) * cluster >=
+            teamGrid(team_of(cluster))) {
       break;
     }
   }
-  const int team = cluster * l2_group;
+  const int team = team_of(cluster);
   const int smem = layoutFor(int(plan.m), int(plan.dim), g, rows, team, l2_group > 1).total;
   const int per_sm = blocksPerSm(smem);
   if (per_sm < 1) return false;
@@ -520,6 +576,11 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   plan.a_tiles = tiles;
   plan.cluster = cluster;
   plan.l2_group = l2_group;
+  // The bulk copies' multicast is built for sm_90 (slower on later GPUs, says
+  // the PTX guide), so later GPUs load x block by block.
+  int major = 0;
+  checkCuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "compute capability");
+  plan.x_multicast = l2_group > 1 && cluster > 1 && major == 9;
   plan.grid = teamGrid(team);
   plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
   plan.smem_bytes = size_t(smem);
@@ -549,6 +610,7 @@ void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const
     args.groups = plan.a_groups;
     args.cluster = plan.cluster;
     args.group = plan.l2_group;
+    args.x_multicast = plan.x_multicast ? 1 : 0;
     args.group_words = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + groupWordsOffset(plan));
     args.act_g = reinterpret_cast<typename std::remove_reference_t<decltype(args)>::T*>(
         static_cast<char*>(workspace) + groupActOffset(plan));

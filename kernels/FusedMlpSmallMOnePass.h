@@ -19,13 +19,14 @@ namespace fuselab::fusedmlp {
 // clusters of 2 (16 tokens: 10.9-11.3; 4 groups in clusters of 4: 11.3-11.5;
 // clusters of 4 or 8 of the 128 3-group blocks do not all fit at once; L2 groups
 // of 4 / 8 / 16: 11.0 / 10.9 / 10.9); from 17 tokens, 3-group blocks in L2
-// groups of 8, which have no placement limits (32 tokens: 13.8; groups of 4 /
-// 16: 14.1 / 13.9; 4-group blocks in clusters of 4: 14.5; 64 tokens: 18.0;
-// groups of 4 / 16: 18.5 / 18.5; clusters of 2: 21.3).
+// groups of 8, which have no placement limits, in clusters of 2 that load x
+// together (32 tokens: 13.1; without the clusters 13.8; groups of 4 / 16: 14.1
+// / 13.9; 4-group blocks in clusters of 4: 14.5; 64 tokens: 17.1; without the
+// clusters 18.2; groups of 4 / 16: 18.5 / 18.5; clusters of 2 alone: 21.3).
 struct OnePassShape {
   int groups, cluster, l2_group;
 };
-inline OnePassShape onePassShapeFor(int64_t m) { return m <= 16 ? OnePassShape{0, 2, 1} : OnePassShape{0, 1, 8}; }
+inline OnePassShape onePassShapeFor(int64_t m) { return m <= 16 ? OnePassShape{0, 2, 1} : OnePassShape{0, 2, 8}; }
 // The most blocks that share the conversion of the accumulator into y.
 constexpr int kMaxConverters = 16;
 // The most accumulators the clusters may spread their atomics over.

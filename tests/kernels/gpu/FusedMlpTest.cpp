@@ -153,8 +153,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
 // launch, 8 or 16 warps, ring depth, early start of the next launch.
 // One pass: 1 to 4 hidden 8-groups per block (so K of the down GEMM is 8, 16,
 // 24 or 32: k8 and k16 steps), early start or not, clusters (sm_90), L2 groups
-// of 4 to 16 (blocks past the hidden units included) or neither, 1 to 16 blocks
-// converting 1 to 4 accumulators.
+// of 4 to 16 (blocks past the hidden units included), both (clusters loading x
+// together) or neither, 1 to 16 blocks converting 1 to 4 accumulators.
 TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
@@ -183,7 +183,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                             {kOne, true, true, false, 8, 0, true, 0, 0, 1}, {kOne, true, true, false, 8, 0, true, 1, 1, 16},
                             {kOne, true, true, false, 8, 0, true, 0, 0, 0, 3},  {kOne, true, true, false, 8, 0, true, 4, 4, 1, 4},
                             {kOne, true, true, false, 8, 0, true, 0, 0, 0, 0, 8},  {kOne, true, true, false, 8, 0, false, 1, 0, 3, 1, 4},
-                            {kOne, true, true, false, 8, 0, true, 4, 0, 0, 3, 16}};
+                            {kOne, true, true, false, 8, 0, true, 4, 0, 0, 3, 16},
+                            {kOne, true, true, false, 8, 0, true, 0, 2, 0, 0, 8},  {kOne, true, true, false, 8, 0, true, 1, 4, 3, 2, 4}};
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
@@ -212,7 +213,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           if (c.stages != 0) ASSERT_EQ(plan.stages, c.stages);
           if (c.groups != 0) ASSERT_LE(plan.a_groups, c.groups);  // narrower where shared memory is short
           if (plan.one_pass) {  // at most half the grid waits to convert; a team is a cluster or an L2 group
-            ASSERT_TRUE(plan.cluster == 1 || plan.l2_group == 1);
+            if (plan.x_multicast) ASSERT_TRUE(plan.cluster > 1 && plan.l2_group > 1);
             if (c.l2_group != 0) ASSERT_LE(plan.l2_group, c.l2_group);
             ASSERT_GE(plan.converters, 1);
             ASSERT_LE(plan.converters, std::max(1, plan.grid / 2));
@@ -229,7 +230,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                                    ", hidden " + std::to_string(shape.hidden) + (dtype == at::kHalf ? ", fp16" : ", bf16") +
                                    (plan.one_pass ? ", one pass, groups " + std::to_string(plan.a_groups) + ", cluster " +
                                                         std::to_string(plan.cluster) + ", L2 group " +
-                                                        std::to_string(plan.l2_group) + ", converters " +
+                                                        std::to_string(plan.l2_group) + ", x multicast " +
+                                                        std::to_string(plan.x_multicast) + ", converters " +
                                                         std::to_string(plan.converters)
                                                   : ", two phases") +
                                    ", rotate " + std::to_string(c.rotate) + ", atomic " + std::to_string(c.atomic) +
