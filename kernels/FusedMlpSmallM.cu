@@ -538,12 +538,14 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1, 1};
   SmallMlpTuning one_pass_tuning = tuning;
   if (tuning.a_groups == 0 && tuning.cluster == 0 && tuning.l2_group == 0) one_pass_tuning.a_groups = shape.groups;
-  // A tuning that names clusters or L2 groups but not both leaves out the other.
+  // A tuning that names clusters but not L2 groups leaves those out; one that
+  // names L2 groups (> 1) but not clusters leaves clusters out, and one that
+  // turns L2 groups off (1) keeps the planner's clusters, which then share act.
   const int l2_group = tuning.l2_group != 0 ? tuning.l2_group : tuning.cluster != 0 ? 1 : shape.l2_group;
-  const int cluster = major < 9              ? 1
-                      : tuning.cluster != 0  ? tuning.cluster
-                      : tuning.l2_group != 0 ? 1
-                                             : shape.cluster;
+  const int cluster = major < 9             ? 1
+                      : tuning.cluster != 0 ? tuning.cluster
+                      : tuning.l2_group > 1 ? 1
+                                            : shape.cluster;
   if (one_pass && planOnePass(plan, type, device, sms, one_pass_tuning, cluster, l2_group)) {
     return plan;
   }

@@ -184,7 +184,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                             {kOne, true, true, false, 8, 0, true, 0, 0, 0, 3},  {kOne, true, true, false, 8, 0, true, 4, 4, 1, 4},
                             {kOne, true, true, false, 8, 0, true, 0, 0, 0, 0, 8},  {kOne, true, true, false, 8, 0, false, 1, 0, 3, 1, 4},
                             {kOne, true, true, false, 8, 0, true, 4, 0, 0, 3, 16},
-                            {kOne, true, true, false, 8, 0, true, 0, 2, 0, 0, 8},  {kOne, true, true, false, 8, 0, true, 1, 4, 3, 2, 4}};
+                            {kOne, true, true, false, 8, 0, true, 0, 2, 0, 0, 8},  {kOne, true, true, false, 8, 0, true, 1, 4, 3, 2, 4},
+                            {kOne, true, true, false, 8, 0, true, 0, 0, 0, 0, 1}};
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
