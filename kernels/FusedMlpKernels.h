@@ -37,9 +37,10 @@ struct SmallMlpPlan {
   // shared memory and each computes 1/cluster of y's columns over all of the
   // cluster's hidden units, so y receives cluster times fewer atomic additions).
   int cluster = 1;
-  // One pass: or blocks that share act through L2 (> 1: each writes its act,
-  // waits for the group's and loads it; same split of y's columns as a cluster,
-  // no cluster placement limits; every block of the grid resident at once).
+  // One pass: blocks that share act through L2 instead (> 1: each writes its
+  // act, waits for the group's and loads it; the same split of y's columns as a
+  // cluster's, no cluster placement limits; every block of the grid resident at
+  // once).
   int l2_group = 1;
   // One pass with L2 groups and clusters (sm_90): the blocks of a cluster load
   // x together, each copying a share of its rows into all of them (bulk copies):
@@ -49,10 +50,11 @@ struct SmallMlpPlan {
   // One pass: the last blocks to arrive, which convert the accumulator into y,
   // a share each (1..grid / 2).
   int converters = 0;
-  // One pass: accumulators (cluster c adds into copy c % copies), added up by
-  // the converters: fewer atomic additions to each address.
+  // One pass: accumulators (team t, a cluster or an L2 group, adds into copy
+  // t % copies), added up by the converters: fewer atomic additions to each
+  // address.
   int copies = 1;
-  int grid = 0;        // blocks: one per multiprocessor (two phases), one per tile (one pass, whole clusters)
+  int grid = 0;        // blocks: one per multiprocessor (two phases), one per tile (one pass, whole teams)
   int a_groups = 0;    // hidden 8-groups per phase-A tile (1..3) or per one-pass block (1..4)
   int a_tiles = 0;
   int b_groups = 0;    // output 8-column groups per phase-B tile (1..6)
@@ -112,7 +114,7 @@ struct SmallMlpTuning {
   int b_groups = 0;  // output 8-column groups per phase-B tile, 1..6
   int cluster = 0;   // one pass, sm_90: blocks per cluster, 1, 2, 4 or 8 (0: the planner's)
   int converters = 0;  // one pass: blocks that convert the accumulator, 1..16 (0: the planner's)
-  int copies = 0;      // one pass: accumulators the clusters spread their atomics over, 1..4 (0: the planner's)
+  int copies = 0;      // one pass: accumulators the teams spread their atomics over, 1..4 (0: the planner's)
   int l2_group = 0;    // one pass: blocks that share act through L2, 1..16 (0: the planner's; > 1: no clusters)
 };
 

@@ -4,7 +4,7 @@
 //   [gate|up] = x wgu_slice^T over all of dim (tensor cores, mma.sync),
 //   act = gelu_tanh(gate) * up, rounded to the element type (as eager rounds it),
 //   partial y = act wd[:, slice]^T, added into fp32 [m, dim] accumulators with
-//   atomics (two by default, the clusters alternating, so that each address
+//   atomics (two by default, the teams alternating, so that each address
 //   receives half the additions); the last few blocks to finish add the
 //   accumulators up into y and zero them for the next launch.
 // Blocks may come in teams that share act: clusters (sm_90), through distributed
@@ -80,13 +80,14 @@ template <ElemType E> struct OnePassArgs : MlpOperands<E> {
   unsigned* counters;  // [0]: blocks arrived, [1]: converters that saw them all; zero between launches
   unsigned long long* timeline;
   int groups;
-  int cluster;     // blocks per cluster (sm_90 when > 1): they share act, each takes 1/cluster of y's columns
-  int group;       // or (when > 1) blocks that share act through L2, the same way
+  int cluster;     // blocks per cluster (sm_90 when > 1): without L2 groups they share act, each taking
+                   // 1/cluster of y's columns
+  int group;       // blocks that share act through L2 the same way (when > 1)
   int x_multicast; // the blocks of a cluster load x together, each a share of the rows for all (sm_90)
   T* act_g;        // [m, hidden]: act of the L2 groups
   unsigned* group_words;  // a barrier word per L2 group, zero at first
   int converters;  // the last blocks to arrive, which convert the accumulator (1..grid / 2)
-  int copies;      // accumulators: cluster c adds into copy c % copies
+  int copies;      // accumulators: team t adds into copy t % copies
 };
 
 // p[0..3] += v, atomically, without reading back (p 16-byte aligned).
@@ -160,7 +161,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   using T2 = typename Elem<E>::T2;
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int conversion_share;  // this block's share of the conversion, -1: none
-  // The blocks that share act: a cluster or an L2 group (at most one of them > 1).
+  // The blocks that share act: the L2 group if there is one, else the cluster.
   const int team = p.group > 1 ? p.group : p.cluster;
   const Layout L = layoutFor(p.m, p.dim, p.groups, MT, team, p.group > 1);
   T* wgu_s = reinterpret_cast<T*>(smem + L.wgu);

@@ -29,7 +29,7 @@ struct OnePassShape {
 inline OnePassShape onePassShapeFor(int64_t m) { return m <= 16 ? OnePassShape{0, 2, 1} : OnePassShape{0, 2, 8}; }
 // The most blocks that share the conversion of the accumulator into y.
 constexpr int kMaxConverters = 16;
-// The most accumulators the clusters may spread their atomics over.
+// The most accumulators the teams may spread their atomics over.
 constexpr int kMaxCopies = 4;
 // The most blocks of an L2 group.
 constexpr int kMaxL2Group = 16;
