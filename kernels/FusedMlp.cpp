@@ -299,9 +299,11 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
         o << "one kernel, " << plan.grid << " blocks of " << plan.a_groups * 8
           << " hidden units each (gate+up GEMM, GeGLU, down GEMM; the partial outputs added with fp32 atomics, "
              "in no fixed order";
-        if (plan.cluster > 1) o << "; clusters of " << plan.cluster << " share act and split the output columns";
         if (plan.l2_group > 1) {
           o << "; groups of " << plan.l2_group << " share act through L2 and split the output columns";
+          if (plan.x_multicast) o << ", in clusters of " << plan.cluster << " that load x together";
+        } else if (plan.cluster > 1) {
+          o << "; clusters of " << plan.cluster << " share act and split the output columns";
         }
         o << "; the last " << (plan.converters > 1 ? std::to_string(plan.converters) + " blocks" : std::string("block"))
           << " to finish convert the sum into y)";
