@@ -534,7 +534,7 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   const bool one_pass = tuning.kernel == SmallMlpKernel::OnePass ||
                         (tuning.kernel == SmallMlpKernel::Auto && major >= 9 && m <= kOnePassAutoMaxTokens);
   // Clusters exist from sm_90 on; the block shape measured for them applies
-  // where the tuning leaves both groups and cluster to the planner.
+  // where the tuning leaves groups, clusters and L2 groups to the planner.
   const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1, 1};
   SmallMlpTuning one_pass_tuning = tuning;
   if (tuning.a_groups == 0 && tuning.cluster == 0 && tuning.l2_group == 0) one_pass_tuning.a_groups = shape.groups;

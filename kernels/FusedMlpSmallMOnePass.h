@@ -43,10 +43,9 @@ inline size_t roundUp256(size_t v) { return (v + 255) / 256 * 256; }
 // hidden 8-groups per block and converting blocks (the tuning's, or the
 // planner's where it says 0), grid, shared memory, workspace; L2 groups of
 // `l2_group` blocks (2..16), halved until their act fits and the whole grid is
-// resident at once; else clusters of `cluster`
-// blocks (2..8, sm_90 only), or of the largest smaller size whose clusters all
-// fit at once. False when not even one 8-group slice fits in
-// shared memory.
+// resident at once; clusters of `cluster` blocks (2..8, sm_90 only; whole
+// clusters in an L2 group), or of the largest smaller size whose clusters all
+// fit at once. False when not even one 8-group slice fits in shared memory.
 bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning, int cluster,
                  int l2_group);
 
