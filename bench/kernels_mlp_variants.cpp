@@ -168,7 +168,7 @@ void smallKernelExperiments() {
               "Next (the second of two back-to-back launches, after the first one ends; negative = while it\n"
               "runs): its first block starts, its first block gets past the dependency wait, its last block ends.\n"
               "blocks: per multiprocessor that fit; team: blocks that share act, cN a cluster, LN an L2 group\n"
-              "(LN/cM: clusters of M load x together);\n"
+              "(LN/cM: clusters of M load x together; a w: the Hopper kernel, wgmma);\n"
               "conv: blocks that convert the one pass's accumulator\n",
               long(kDim), long(kHidden));
   std::printf("%7s  %-40s %9s %7s %8s %7s %8s %7s | %6s %6s %6s | %8s %6s %5s %7s %4s\n", "tokens", "configuration",
@@ -193,6 +193,7 @@ void smallKernelExperiments() {
       int copies = 0;             // one pass: accumulators (0: the planner's)
       int split = -1;             // two phases: fixed-order sums split over the slices (-1: the planner's)
       int l2_group = 0;           // one pass: blocks that share act through L2 (0: the planner's)
+      int wgmma = 0;              // one pass with L2 groups: 1 the Hopper kernel, -1 mma.sync (0: the planner's)
     };
     const Config configs[] = {{"default", kAuto, false, true, false, 0, 0, 0, 0},
                               {"one pass", kOne, false, true, true, 0, 0, 0, 0},
@@ -215,6 +216,11 @@ void smallKernelExperiments() {
                               {"one pass, L2 groups of 8, x by clusters of 2", kOne, false, true, true, 0, 0, 0, 0, 2, 0, 0, -1, 8},
                               {"one pass, L2 groups of 8, x by clusters of 4", kOne, false, true, true, 0, 0, 0, 0, 4, 0, 0, -1, 8},
                               {"one pass, L2 groups of 4, x by clusters of 2", kOne, false, true, true, 0, 0, 0, 0, 2, 0, 0, -1, 4},
+                              {"one pass, mma.sync (no wgmma)", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 0, -1},
+                              {"one pass, wgmma, L2 8, x by clusters of 2", kOne, false, true, true, 0, 0, 0, 0, 2, 0, 0, -1, 8, 1},
+                              {"one pass, wgmma, L2 8, no x clusters", kOne, false, true, true, 0, 0, 0, 0, 0, 0, 0, -1, 8, 1},
+                              {"one pass, wgmma, L2 16, x by clusters of 2", kOne, false, true, true, 0, 0, 0, 0, 2, 0, 0, -1, 16, 1},
+                              {"one pass, wgmma, L2 4, x by clusters of 2", kOne, false, true, true, 0, 0, 0, 0, 2, 0, 0, -1, 4, 1},
                               {"one pass, 2 groups/block", kOne, false, true, true, 0, 0, 2, 0},
                               {"one pass, 4 groups/block", kOne, false, true, true, 0, 0, 4, 0},
                               {"two phases", kTwo, false, true, false, 0, 0, 0, 0},
@@ -238,6 +244,7 @@ void smallKernelExperiments() {
       tuning.converters = c.converters;
       tuning.copies = c.copies;
       tuning.l2_group = c.l2_group;
+      tuning.wgmma = c.wgmma;
       fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, kDim, kHidden, fm::ElemType::BF16, 0, tuning);
       if (!plan.one_pass) {
         plan.prefetch_weights = c.prefetch;
@@ -304,7 +311,12 @@ void smallKernelExperiments() {
       }
       char team[16];
       if (plan.l2_group > 1) {
-        std::snprintf(team, sizeof team, plan.cluster > 1 ? "L%d/c%d" : "L%d", plan.l2_group, plan.cluster);
+        const char* kernel = plan.wgmma ? "w" : "";
+        if (plan.cluster > 1) {
+          std::snprintf(team, sizeof team, "L%d/c%d%s", plan.l2_group, plan.cluster, kernel);
+        } else {
+          std::snprintf(team, sizeof team, "L%d%s", plan.l2_group, kernel);
+        }
       } else {
         std::snprintf(team, sizeof team, "c%d", plan.cluster);
       }

@@ -302,6 +302,7 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
         if (plan.l2_group > 1) {
           o << "; groups of " << plan.l2_group << " share act through L2 and split the output columns";
           if (plan.x_multicast) o << ", in clusters of " << plan.cluster << " that load x together";
+          if (plan.wgmma) o << "; wgmma (sm_90a), the gate+up GEMM chunk by chunk as its operands land";
         } else if (plan.cluster > 1) {
           o << "; clusters of " << plan.cluster << " share act and split the output columns";
         }

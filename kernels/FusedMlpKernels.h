@@ -47,6 +47,10 @@ struct SmallMlpPlan {
   // fewer bytes out of L2, where every block reads all of x. Elsewhere the
   // clusters change nothing.
   bool x_multicast = false;
+  // One pass with L2 groups on compute capability 9.0 (sm_90a code): the
+  // Hopper kernel, wgmma over bulk-copied operands, GEMM 1 chunk by chunk as
+  // they land, instead of mma.sync over operands that must all be in first.
+  bool wgmma = false;
   // One pass: the last blocks to arrive, which convert the accumulator into y,
   // a share each (1..grid / 2).
   int converters = 0;
@@ -116,6 +120,8 @@ struct SmallMlpTuning {
   int converters = 0;  // one pass: blocks that convert the accumulator, 1..16 (0: the planner's)
   int copies = 0;      // one pass: accumulators the teams spread their atomics over, 1..4 (0: the planner's)
   int l2_group = 0;    // one pass: blocks that share act through L2, 1..16 (0: the planner's; > 1: no clusters)
+  int wgmma = 0;       // one pass with L2 groups, sm_90a: 1 the Hopper kernel where it fits, -1 the mma.sync one
+                       // (0: the planner's)
 };
 
 // Tokens up to which the planner's Auto choice is the one-pass kernel, on sm_90

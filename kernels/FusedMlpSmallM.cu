@@ -511,6 +511,10 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
     throw std::invalid_argument("the one-pass kernel's L2 groups have 1.." + std::to_string(kMaxL2Group) +
                                 " blocks, not " + std::to_string(tuning.l2_group));
   }
+  if (tuning.wgmma < -1 || tuning.wgmma > 1) {
+    throw std::invalid_argument("the one-pass kernel's wgmma choice is -1 (mma.sync), 0 (the planner's) or 1 (wgmma), not " +
+                                std::to_string(tuning.wgmma));
+  }
   if (tuning.stages != 0 && tuning.stages != 3 && tuning.stages != 4 && tuning.stages != 6) {
     throw std::invalid_argument("the small-token kernel's ring has 3, 4 or 6 stages, not " +
                                 std::to_string(tuning.stages));

@@ -26,9 +26,11 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
-#include "kernels/FusedMlpDevice.cuh"
+#include "kernels/FusedMlpOnePassDevice.cuh"
 
 namespace fuselab::fusedmlp {
 namespace {
@@ -43,10 +45,6 @@ constexpr int kMaxCluster = 8;  // blocks that may share act in a cluster (sm_90
 __host__ __device__ constexpr int paddedStride(int cols) { return ((cols / 8) | 1) * 8; }
 __host__ __device__ constexpr int redStride(int groups) { return groups * 16 + 4; }  // fp32, per row
 __host__ __device__ constexpr int align16(int bytes) { return (bytes + 15) / 16 * 16; }
-// The first output 8-column group of y that block `rank` of a cluster computes
-// (rank = cluster gives the end of the last block's).
-__host__ __device__ constexpr int colGroupsFirst(int dim, int cluster, int rank) { return rank * (dim / 8) / cluster; }
-__host__ __device__ constexpr int colGroupsMax(int dim, int cluster) { return (dim / 8 + cluster - 1) / cluster; }
 
 // Byte offsets in dynamic shared memory. The GEMM-1 partial sums of the warps
 // (red) reuse the space of the wgu rows and x once GEMM 1 is done. wd holds the
@@ -72,36 +70,6 @@ __host__ __device__ inline Layout layoutFor(int m, int dim, int groups, int row_
   l.act = act_over_red ? 0 : wd_end;
   l.total = align16(act_over_red ? wd_end : wd_end + act_bytes);
   return l;
-}
-
-template <ElemType E> struct OnePassArgs : MlpOperands<E> {
-  using T = typename Elem<E>::T;
-  float* acc;          // [copies, m, dim], zero between launches
-  unsigned* counters;  // [0]: blocks arrived, [1]: converters that saw them all; zero between launches
-  unsigned long long* timeline;
-  int groups;
-  int cluster;     // blocks per cluster (sm_90 when > 1): without L2 groups they share act, each taking
-                   // 1/cluster of y's columns
-  int group;       // blocks that share act through L2 the same way (when > 1)
-  int x_multicast; // the blocks of a cluster load x together, each a share of the rows for all (sm_90)
-  T* act_g;        // [m, hidden]: act of the L2 groups
-  unsigned* group_words;  // a barrier word per L2 group, zero at first
-  int converters;  // the last blocks to arrive, which convert the accumulator (1..grid / 2)
-  int copies;      // accumulators: team t adds into copy t % copies
-};
-
-// p[0..3] += v, atomically, without reading back (p 16-byte aligned).
-__device__ __forceinline__ void atomicAddQuad(float* p, float4 v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("red.relaxed.gpu.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(v.x), "f"(v.y),
-               "f"(v.z), "f"(v.w)
-               : "memory");
-#else
-  atomicAdd(p, v.x);
-  atomicAdd(p + 1, v.y);
-  atomicAdd(p + 2, v.z);
-  atomicAdd(p + 3, v.w);
-#endif
 }
 
 // The address of `local` in the shared memory of block `rank` of this cluster.
@@ -160,7 +128,6 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   using T = typename Elem<E>::T;
   using T2 = typename Elem<E>::T2;
   extern __shared__ __align__(16) unsigned char smem[];
-  __shared__ int conversion_share;  // this block's share of the conversion, -1: none
   // The blocks that share act: the L2 group if there is one, else the cluster.
   const int team = p.group > 1 ? p.group : p.cluster;
   const Layout L = layoutFor(p.m, p.dim, p.groups, MT, team, p.group > 1);
@@ -386,78 +353,11 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
       }
     }
 #pragma unroll
-    for (int mt = 0; mt < MT; ++mt) {
-      // Lane pairs swap halves so that each lane holds 4 adjacent columns of one
-      // row: the even lane row r, the odd lane row r + 8; one atomic each.
-      const bool odd = lane & 1;
-      const float s0 = odd ? c[mt][0] : c[mt][2], s1 = odd ? c[mt][1] : c[mt][3];
-      const float r0 = __shfl_xor_sync(0xffffffffu, s0, 1), r1 = __shfl_xor_sync(0xffffffffu, s1, 1);
-      const float4 v = odd ? make_float4(r0, r1, c[mt][2], c[mt][3]) : make_float4(c[mt][0], c[mt][1], r0, r1);
-      const int row = mt * 16 + lane / 4 + (odd ? 8 : 0), col = (col0 + jn) * 8 + (lane % 4 / 2) * 4;
-      if (row < p.m) atomicAddQuad(acc + int64_t(row) * p.dim + col, v);
-    }
+    for (int mt = 0; mt < MT; ++mt) addFragment(acc, p.m, p.dim, mt * 16, (col0 + jn) * 8, c[mt]);
   }
   mark(kTimelineBGemm);
 
-  // Arrive. The last `converters` blocks to arrive each convert one share of
-  // the accumulator into y and zero it (one block alone took 1.5 us at 16 tokens,
-  // bound by its own bandwidth). A converter waits for the blocks still to
-  // arrive; they can always be placed, since the blocks that arrived before it
-  // are done and the next launch in the stream starts no block before every
-  // block of this one has started.
-  __syncthreads();
-  if (tid == 0) {
-    const int from_end = int(gridDim.x) - 1 - int(atomicAddAcqRel(p.counters, 1u));
-    const int share = from_end < p.converters ? from_end : -1;
-    if (share >= 0) {
-      while (loadAcquire(p.counters) < gridDim.x) {
-      }
-      // Once every converter has seen all arrivals, the last to say so resets
-      // both counters for the next launch.
-      if (atomicAdd(p.counters + 1, 1u) == unsigned(p.converters) - 1) {
-        p.counters[0] = 0;
-        p.counters[1] = 0;
-      }
-    }
-    conversion_share = share;
-  }
-  __syncthreads();
-  mark(kTimelinePublished);
-  if (conversion_share >= 0) {
-    // Loads a batch at a time: a few L2 round trips per share rather than one
-    // per element it converts.
-    constexpr int kQuads = 3;  // per thread and batch, each from every accumulator
-    const int quads = p.m * p.dim / 4;
-    const int begin = int(int64_t(quads) * conversion_share / p.converters);
-    const int end = int(int64_t(quads) * (conversion_share + 1) / p.converters);
-    float4* acc4 = reinterpret_cast<float4*>(p.acc);
-    for (int base = begin + tid; base < end; base += kThreads * kQuads) {
-      float4 v[kQuads][kMaxCopies];
-#pragma unroll
-      for (int q = 0; q < kQuads; ++q) {
-#pragma unroll
-        for (int c = 0; c < kMaxCopies; ++c) {
-          if (c < p.copies && base + q * kThreads < end) v[q][c] = __ldcg(acc4 + int64_t(c) * quads + base + q * kThreads);
-        }
-      }
-#pragma unroll
-      for (int q = 0; q < kQuads; ++q) {
-        const int i = base + q * kThreads;
-        if (i >= end) continue;
-        float4 sum = v[q][0];
-#pragma unroll
-        for (int c = 1; c < kMaxCopies; ++c) {
-          if (c < p.copies) sum = make_float4(sum.x + v[q][c].x, sum.y + v[q][c].y, sum.z + v[q][c].z, sum.w + v[q][c].w);
-        }
-        T2 o[2] = {Elem<E>::pack(sum.x, sum.y), Elem<E>::pack(sum.z, sum.w)};
-        *reinterpret_cast<uint2*>(p.y + int64_t(i) * 4) = *reinterpret_cast<const uint2*>(o);
-#pragma unroll
-        for (int c = 0; c < kMaxCopies; ++c) {
-          if (c < p.copies) __stcg(acc4 + int64_t(c) * quads + i, make_float4(0.f, 0.f, 0.f, 0.f));
-        }
-      }
-    }
-  }
+  arriveAndConvert<E, kThreads>(p, [&] { mark(kTimelinePublished); });
   mark(kTimelineEnd);
 }
 
@@ -472,22 +372,8 @@ void* kernelFor(ElemType type, int row_tiles) {
   return type == ElemType::BF16 ? kernelFor<ElemType::BF16>(row_tiles) : kernelFor<ElemType::FP16>(row_tiles);
 }
 
-// The workspace: the accumulators, the arrival counters, then (L2 groups only)
-// a barrier word per group and the groups' act.
-size_t countersOffset(const SmallMlpPlan& plan) {
-  return roundUp256(size_t(plan.copies) * plan.m * plan.dim * sizeof(float));
-}
-size_t groupWordsOffset(const SmallMlpPlan& plan) { return countersOffset(plan) + 256; }
-size_t groupActOffset(const SmallMlpPlan& plan) {
-  return groupWordsOffset(plan) + roundUp256(size_t(plan.grid / plan.l2_group) * sizeof(unsigned));
-}
-size_t workspaceBytes(const SmallMlpPlan& plan) {
-  if (plan.l2_group == 1) return groupWordsOffset(plan);
-  return groupActOffset(plan) + roundUp256(size_t(plan.m) * plan.hidden * 2);
-}
-
 // Clusters of `size` blocks that can be resident at once (0: none).
-int residentClusters(void* kernel, int size, int grid, int smem) {
+int residentClusters(const void* kernel, int threads, int size, int grid, int smem) {
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = unsigned(size);
@@ -495,13 +381,44 @@ int residentClusters(void* kernel, int size, int grid, int smem) {
   attr.val.clusterDim.z = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(grid);
-  config.blockDim = dim3(kThreads);
+  config.blockDim = dim3(unsigned(threads));
   config.dynamicSmemBytes = size_t(smem);
   config.attrs = &attr;
   config.numAttrs = 1;
   int clusters = 0;
   checkCuda(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config), "cluster occupancy of the one-pass kernel");
   return clusters;
+}
+
+// Switches an L2-group plan to the Hopper kernel where the device runs it and
+// the shape fits, with the same blocks (its own shared memory, a warpgroup
+// each). Without clusters unless `keep_clusters` (a tuning named them): with
+// this kernel, loading x together made it slower (H100, dim 768, hidden 3072,
+// us per launch, L2 groups of 8 without / with clusters of 2 loading x: 1 token
+// 11.5 / 13.6, 16 tokens 10.9 / 12.6, 32 tokens 10.6 / 12.1, 64 tokens 10.7 /
+// 11.8). Kept clusters load x together only where all of them fit at once.
+void planWgmma(SmallMlpPlan& plan, ElemType type, int device, int sms, int optin, int major, bool keep_clusters) {
+  if (plan.l2_group < 2 || major != 9 || !onePassWgmmaAvailable(device)) return;
+  const int smem = onePassWgmmaSmem(plan.m, plan.dim, plan.a_groups, plan.l2_group);
+  const void* kernel = onePassWgmmaKernel(type, plan.a_groups);
+  cudaFuncAttributes attributes{};
+  checkCuda(cudaFuncGetAttributes(&attributes, kernel), "attributes of the wgmma one-pass kernel");
+  const int limit = optin - int(attributes.sharedSizeBytes);
+  if (smem == 0 || smem > limit) return;
+  checkCuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit),
+            "shared-memory limit of the wgmma one-pass kernel");
+  const int threads = onePassWgmmaThreads();
+  int per_sm = 0;
+  checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem),
+            "occupancy of the wgmma one-pass kernel");
+  if (plan.grid > sms * per_sm) return;
+  plan.wgmma = true;
+  plan.warps = threads / 32;
+  plan.smem_bytes = size_t(smem);
+  plan.blocks_per_sm = per_sm;
+  if (!keep_clusters) plan.cluster = 1;
+  plan.x_multicast = plan.x_multicast && plan.cluster > 1 &&
+                     residentClusters(kernel, threads, plan.cluster, plan.grid, smem) * plan.cluster >= plan.grid;
 }
 
 }  // namespace
@@ -560,7 +477,7 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
     if (l2_group > 1 && l2_group % cluster != 0) continue;  // whole clusters in a group
     const int cluster_smem = layoutFor(int(plan.m), int(plan.dim), g, rows, team_of(cluster), l2_group > 1).total;
     if (cluster_smem <= limit &&
-        residentClusters(kernel, cluster, teamGrid(team_of(cluster)), cluster_smem) * cluster >=
+        residentClusters(kernel, kThreads, cluster, teamGrid(team_of(cluster)), cluster_smem) * cluster >=
             teamGrid(team_of(cluster))) {
       break;
     }
@@ -597,27 +514,18 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   int converters = tuning.converters;
   if (converters == 0) converters = std::clamp((loads + 2 * kThreads - 1) / (2 * kThreads), 1, kMaxConverters);
   plan.converters = std::clamp(converters, 1, std::max(1, plan.grid / 2));
-  plan.workspace_bytes = workspaceBytes(plan);
+  plan.workspace_bytes = onePassWorkspaceBytes(plan);
+  if (tuning.wgmma >= 0) planWgmma(plan, type, device, sms, optin, major, tuning.cluster != 0);
   return true;
 }
 
 void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
                    void* workspace, cudaStream_t stream, unsigned long long* timeline) {
-  auto fill = [&](auto& args) {
-    args.setOperands(plan, x, wgu, wd, y);
-    args.acc = static_cast<float*>(workspace);
-    args.counters = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + countersOffset(plan));
-    args.timeline = timeline;
-    args.groups = plan.a_groups;
-    args.cluster = plan.cluster;
-    args.group = plan.l2_group;
-    args.x_multicast = plan.x_multicast ? 1 : 0;
-    args.group_words = reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + groupWordsOffset(plan));
-    args.act_g = reinterpret_cast<typename std::remove_reference_t<decltype(args)>::T*>(
-        static_cast<char*>(workspace) + groupActOffset(plan));
-    args.converters = plan.converters;
-    args.copies = plan.copies;
-  };
+  if (plan.wgmma) {
+    launchOnePassWgmma(plan, type, x, wgu, wd, y, workspace, stream, timeline);
+    return;
+  }
+  auto fill = [&](auto& args) { fillOnePassArgs(args, plan, x, wgu, wd, y, workspace, timeline); };
   TypedArgs<OnePassArgs> args;
   void* arg_ptr = args.fill(type, fill);
   LaunchOptions options;

@@ -23,6 +23,11 @@ namespace fuselab::fusedmlp {
 // together (32 tokens: 13.1; without the clusters 13.8; groups of 4 / 16: 14.1
 // / 13.9; 4-group blocks in clusters of 4: 14.5; 64 tokens: 17.1; without the
 // clusters 18.2; groups of 4 / 16: 18.5 / 18.5; clusters of 2 alone: 21.3).
+// Those are the mma.sync kernel's; where the Hopper kernel takes the L2 groups
+// it drops the clusters (planWgmma) and L2 groups of 8 stay best (32 tokens:
+// 10.6, 64 tokens: 10.7; groups of 4 / 16 with x clusters, 64 tokens: 13.4 /
+// 11.6 against 11.8 for 8). Up to 16 tokens it ties with the clusters of 2
+// (16 tokens: 10.9 / 11.0) and loses at 1 token (11.5 / 9.7), so those stay.
 struct OnePassShape {
   int groups, cluster, l2_group;
 };
@@ -51,5 +56,20 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
 
 void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
                    void* workspace, cudaStream_t stream, unsigned long long* timeline);
+
+// The one pass on Hopper tensor cores (sm90a/FusedMlpSmallMWgmma.cu: wgmma,
+// bulk tensor copies, built for sm_90a only), for plans with L2 groups.
+// Available where the device is compute capability 9.0 and the build carries
+// sm_90a code.
+bool onePassWgmmaAvailable(int device);
+// Its dynamic shared memory per block for m tokens, `groups` hidden 8-groups
+// per block and L2 groups of `team` blocks; 0 where it does not take that shape
+// (groups 1..4, m <= 64, the group's hidden units a multiple of 16, at most 256
+// of y's columns per block).
+int onePassWgmmaSmem(int64_t m, int64_t dim, int groups, int team);
+const void* onePassWgmmaKernel(ElemType type, int groups);
+int onePassWgmmaThreads();
+void launchOnePassWgmma(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd,
+                        void* y, void* workspace, cudaStream_t stream, unsigned long long* timeline);
 
 }  // namespace fuselab::fusedmlp

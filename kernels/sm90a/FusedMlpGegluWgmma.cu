@@ -11,103 +11,23 @@
 // mbarrier once the wgmma that read it has retired. Gate and up rows are interleaved
 // by 8 in wgu, so accumulator column groups 2p and 2p+1 of a thread are the gate and
 // up values of the same hidden units.
-#include <cuda.h>
-#include <cudaTypedefs.h>
-
 #include <algorithm>
 #include <cstring>
-#include <mutex>
-#include <string>
 
-#include "kernels/FusedMlpDevice.cuh"
+#include "kernels/sm90a/HopperDevice.cuh"
 
 namespace fuselab::fusedmlp {
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;
+using namespace hopper;
+
+constexpr int kBM = 128, kBN = 256, kBK = kTileK, kStages = 4;
 constexpr int kThreads = 384;
 constexpr int kABytes = kBM * kBK * 2;
 constexpr int kBBytes = kBN * kBK * 2;
 constexpr int kStageBytes = kABytes + kBBytes;
 constexpr size_t kSmemBytes = 1024 /* alignment slack */ + size_t(kStages) * kStageBytes + 2 * kStages * 8;
 static_assert(sizeof(CUtensorMap) == sizeof(GegluGemmMaps::x), "GegluGemmMaps holds one CUtensorMap per operand");
-
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define FUSELAB_HAS_WGMMA 1
-#endif
-
-#ifdef FUSELAB_HAS_WGMMA
-__device__ __forceinline__ void mbarInit(uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(count));
-}
-__device__ __forceinline__ void mbarExpectTx(uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(bytes)
-               : "memory");
-}
-__device__ __forceinline__ void mbarArrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smemAddr(bar)) : "memory");
-}
-__device__ __forceinline__ void mbarWait(uint64_t* bar, unsigned parity) {
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(smemAddr(bar)), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-__device__ __forceinline__ void tmaLoad2d(void* dst, const CUtensorMap* map, int c0, int c1, uint64_t* bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
-          "r"(smemAddr(dst)),
-      "l"(map), "r"(c0), "r"(c1), "r"(smemAddr(bar))
-      : "memory");
-}
-
-// Shared-memory matrix descriptor: K-major tile, 128-byte swizzle, 8-row groups 1024 bytes apart.
-__device__ __forceinline__ uint64_t smemDesc(const void* p) {
-  uint64_t d = (smemAddr(p) & 0x3FFFF) >> 4;
-  d |= uint64_t(1) << 16;            // leading byte offset (unused for swizzled K-major)
-  d |= uint64_t(1024 >> 4) << 32;    // stride byte offset
-  d |= uint64_t(1) << 62;            // 128-byte swizzle
-  return d;
-}
-
-#define FUSELAB_WGMMA_D_REGS                                                                         \
-  "{" "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                        \
-  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                  \
-  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                  \
-  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "                  \
-  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                  \
-  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                  \
-  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "      \
-  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" "}"
-#define FUSELAB_D8(i) \
-  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
-#define FUSELAB_D128                                                                                   \
-  FUSELAB_D8(0), FUSELAB_D8(8), FUSELAB_D8(16), FUSELAB_D8(24), FUSELAB_D8(32), FUSELAB_D8(40),        \
-      FUSELAB_D8(48), FUSELAB_D8(56), FUSELAB_D8(64), FUSELAB_D8(72), FUSELAB_D8(80), FUSELAB_D8(88),  \
-      FUSELAB_D8(96), FUSELAB_D8(104), FUSELAB_D8(112), FUSELAB_D8(120)
-
-// d += A(64 x 16, desc_a) * B(16 x 256, desc_b), both K-major in shared memory.
-template <ElemType E>
-__device__ __forceinline__ void wgmma64x256(float (&d)[128], uint64_t desc_a, uint64_t desc_b) {
-  if constexpr (E == ElemType::BF16) {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " FUSELAB_WGMMA_D_REGS
-                 ", %128, %129, p, 1, 1, 0, 0;\n}\n"
-                 : FUSELAB_D128
-                 : "l"(desc_a), "l"(desc_b), "r"(1));
-  } else {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " FUSELAB_WGMMA_D_REGS
-                 ", %128, %129, p, 1, 1, 0, 0;\n}\n"
-                 : FUSELAB_D128
-                 : "l"(desc_a), "l"(desc_b), "r"(1));
-  }
-}
-#endif  // FUSELAB_HAS_WGMMA
 
 template <ElemType E>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -128,7 +48,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbarInit(&full[s], 1);
       mbarInit(&empty[s], 8);  // one arrival per consumer warp
     }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    mbarInitFence();
   }
   __syncthreads();
 
@@ -163,15 +83,15 @@ __global__ void __launch_bounds__(kThreads, 1)
         mbarWait(&full[s], (it / kStages) & 1);
         const unsigned char* a = smem + s * kStageBytes + half * (64 * 128);
         const unsigned char* b = smem + s * kStageBytes + kABytes;
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        wgmmaFence();
 #pragma unroll
-        for (int k = 0; k < kBK / 16; ++k) wgmma64x256<E>(d, smemDesc(a + k * 32), smemDesc(b + k * 32));
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        for (int k = 0; k < kBK / 16; ++k) Wgmma<kBN>::run<E>(d, smemDesc(a + k * 32), smemDesc(b + k * 32));
+        wgmmaCommit();
         // Keep this chunk's wgmma in flight; the previous one has retired, so its stage is free.
-        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+        wgmmaWait<1>();
         if (c > 0 && lane == 0) mbarArrive(&empty[(it - 1) % kStages]);
       }
-      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+      wgmmaWait<0>();
       if (lane == 0) mbarArrive(&empty[(it - 1) % kStages]);  // the producer may refill it during the epilogue
 
       const int row = m0 + half * 64 + warp * 16 + lane / 4;
@@ -198,40 +118,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &status) ==
-            cudaSuccess &&
-        status == cudaDriverEntryPointSuccess) {
-      fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-    }
-  });
-  if (!fn) throw std::runtime_error("fused_mlp: the CUDA driver has no cuTensorMapEncodeTiled");
-  return fn;
-}
-
-// 2-D map over a row-major [rows, cols] matrix, boxes of box_rows x 64 elements,
-// 128-byte swizzle; elements outside the matrix read as zero.
-CUtensorMap makeMap(ElemType type, const void* base, int64_t rows, int64_t cols, int box_rows) {
-  CUtensorMap map;
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(cols) * 2};
-  const cuuint32_t box[2] = {cuuint32_t(kBK), cuuint32_t(box_rows)};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  const CUresult r = tensorMapEncoder()(
-      &map, type == ElemType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      const_cast<void*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    throw std::runtime_error("fused_mlp: cuTensorMapEncodeTiled failed with error " + std::to_string(int(r)));
-  }
-  return map;
-}
-
 template <ElemType E>
 void launchTyped(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden, int64_t dim,
                  cudaStream_t stream) {
@@ -255,16 +141,7 @@ void launchTyped(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden
 }  // namespace
 
 bool gegluGemmWgmmaAvailable(int device) {
-  int major = 0, minor = 0;
-  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
-    return false;
-  }
-  if (major != 9 || minor != 0) return false;
-  cudaFuncAttributes attrs{};
-  const bool loadable = cudaFuncGetAttributes(&attrs, gegluGemmWgmmaKernel<ElemType::BF16>) == cudaSuccess;
-  cudaGetLastError();  // a missing sm_90a image is an answer here, not an error to keep
-  return loadable;
+  return sm90aLoadable(device, reinterpret_cast<const void*>(&gegluGemmWgmmaKernel<ElemType::BF16>));
 }
 
 void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, const void* wgu, int64_t m,
@@ -272,8 +149,8 @@ void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, cons
   if (reinterpret_cast<uintptr_t>(x) % 16 != 0 || reinterpret_cast<uintptr_t>(wgu) % 16 != 0) {
     throw std::invalid_argument("the wgmma GeGLU GEMM needs 16-byte aligned x and weights");
   }
-  const CUtensorMap map_x = makeMap(type, x, m, dim, kBM);
-  const CUtensorMap map_w = makeMap(type, wgu, 2 * hidden, dim, kBN);
+  const CUtensorMap map_x = makeTileMap(type, x, m, dim, kBM);
+  const CUtensorMap map_w = makeTileMap(type, wgu, 2 * hidden, dim, kBN);
   std::memcpy(maps.x, &map_x, sizeof map_x);
   std::memcpy(maps.w, &map_w, sizeof map_w);
 }

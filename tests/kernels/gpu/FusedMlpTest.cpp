@@ -35,6 +35,7 @@
 
 #include "kernels/FusedMlp.h"
 #include "kernels/FusedMlpKernels.h"
+#include "kernels/FusedMlpSmallMOnePass.h"
 #include "kernels/TorchWorkload.h"
 #include "kernels/Workload.h"
 
@@ -154,7 +155,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedMlpGrid,
 // One pass: 1 to 4 hidden 8-groups per block (so K of the down GEMM is 8, 16,
 // 24 or 32: k8 and k16 steps), early start or not, clusters (sm_90), L2 groups
 // of 4 to 16 (blocks past the hidden units included), both (clusters loading x
-// together) or neither, 1 to 16 blocks converting 1 to 4 accumulators.
+// together) or neither, 1 to 16 blocks converting 1 to 4 accumulators; with L2
+// groups, the Hopper kernel (wgmma, sm_90a) or the mma.sync one.
 TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
@@ -169,6 +171,7 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
     int converters = 0;  // one pass: blocks that convert the accumulator (0: the planner's)
     int copies = 0;      // one pass: accumulators (0: the planner's)
     int l2_group = 0;    // one pass: blocks that share act through L2 (0: the planner's)
+    int wgmma = 0;       // one pass with L2 groups: 1 the Hopper kernel where it fits, -1 mma.sync (0: the planner's)
   };
   const Config configs[] = {{kTwo, true, false, true, 8, 0, true, 0},    {kTwo, false, false, true, 8, 0, false, 0},
                             {kTwo, true, true, true, 8, 0, true, 0},     {kTwo, false, true, true, 8, 0, false, 0},
@@ -185,7 +188,14 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                             {kOne, true, true, false, 8, 0, true, 0, 0, 0, 0, 8},  {kOne, true, true, false, 8, 0, false, 1, 0, 3, 1, 4},
                             {kOne, true, true, false, 8, 0, true, 4, 0, 0, 3, 16},
                             {kOne, true, true, false, 8, 0, true, 0, 2, 0, 0, 8},  {kOne, true, true, false, 8, 0, true, 1, 4, 3, 2, 4},
-                            {kOne, true, true, false, 8, 0, true, 0, 0, 0, 0, 1}};
+                            {kOne, true, true, false, 8, 0, true, 0, 0, 0, 0, 1},
+                            {kOne, true, true, false, 8, 0, true, 0, 2, 0, 0, 8, 1},  {kOne, true, true, false, 8, 0, false, 1, 0, 3, 1, 4, 1},
+                            {kOne, true, true, false, 8, 0, true, 2, 2, 0, 0, 16, 1}, {kOne, true, true, false, 8, 0, true, 4, 0, 0, 4, 2, 1},
+                            {kOne, true, true, false, 8, 0, true, 0, 2, 0, 0, 8, -1}};
+  // Where the Hopper kernel runs, the configurations that ask for it with the
+  // planner's block width must get it at dim 768 (there it fits, and the 128
+  // blocks of L2 groups are all resident at once).
+  const bool hopper = fm::onePassWgmmaAvailable(0);
   for (const Shape shape : kShapes) {
     for (int64_t tokens : {1, 17, 64}) {
       for (at::ScalarType dtype : {at::kBFloat16, at::kHalf}) {
@@ -204,13 +214,16 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
           tuning.converters = c.converters;
           tuning.copies = c.copies;
           tuning.l2_group = c.l2_group;
+          tuning.wgmma = c.wgmma;
           if (c.kernel == kTwo) {
             tuning.warps = c.warps;
             tuning.stages = c.stages;
           }
           fm::SmallMlpPlan plan = fm::planSmallMlp(tokens, shape.dim, shape.hidden, type, 0, tuning);
           ASSERT_EQ(plan.one_pass, c.kernel == kOne);
-          ASSERT_EQ(plan.warps, c.warps);
+          ASSERT_EQ(plan.warps, plan.wgmma ? 4 : c.warps);  // the Hopper kernel: one warpgroup
+          if (c.wgmma < 0) ASSERT_FALSE(plan.wgmma);
+          if (c.wgmma > 0 && hopper && shape.dim == 768 && c.groups == 0) ASSERT_TRUE(plan.wgmma);
           if (c.stages != 0) ASSERT_EQ(plan.stages, c.stages);
           if (c.groups != 0) ASSERT_LE(plan.a_groups, c.groups);  // narrower where shared memory is short
           if (plan.one_pass) {  // at most half the grid waits to convert; a team is a cluster or an L2 group
@@ -232,7 +245,8 @@ TEST(FusedMlp, SmallKernelConfigurationsMatchTheEagerMlp) {
                                    (plan.one_pass ? ", one pass, groups " + std::to_string(plan.a_groups) + ", cluster " +
                                                         std::to_string(plan.cluster) + ", L2 group " +
                                                         std::to_string(plan.l2_group) + ", x multicast " +
-                                                        std::to_string(plan.x_multicast) + ", converters " +
+                                                        std::to_string(plan.x_multicast) + ", wgmma " +
+                                                        std::to_string(plan.wgmma) + ", converters " +
                                                         std::to_string(plan.converters)
                                                   : ", two phases") +
                                    ", rotate " + std::to_string(c.rotate) + ", atomic " + std::to_string(c.atomic) +
@@ -333,6 +347,11 @@ TEST(FusedMlp, SmallKernelPlannerRejectsTuningsOutsideItsRanges) {
     EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << l2_group;
   }
   tuning.l2_group = 0;
+  for (int wgmma : {-2, 2}) {
+    tuning.wgmma = wgmma;
+    EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << wgmma;
+  }
+  tuning.wgmma = 0;
   for (int converters : {-1, 17}) {
     tuning.converters = converters;
     EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << converters;

@@ -1,0 +1,303 @@
+// The one-pass small-token GeGLU MLP on Hopper's tensor cores (compiled for
+// sm_90a only; see CMakeLists.txt here): the same plan as the mma.sync one pass
+// (FusedMlpSmallMOnePass.cu) with L2 groups, and the same end
+// (FusedMlpOnePassDevice.cuh), but each block is one warpgroup whose GEMMs are
+// wgmma over operands that bulk tensor copies put into shared memory:
+//   GEMM 1, [gate|up] = x wgu_slice^T, m64 n(16 * groups), K in 64-wide chunks:
+//     every chunk of wgu and x completes on its own mbarrier, so the block
+//     multiplies the chunks as they land instead of waiting for all of them,
+//     and the whole K stays in one accumulator (no partial sums of several warps
+//     to add up in shared memory);
+//   act = gelu_tanh(gate) * up straight from the accumulator, written to the
+//     group's act in global memory; the group's barrier; the group's act copied
+//     in over x;
+//   GEMM 2, partial y = act wd[block's columns, group's units]^T, 32 columns at
+//     a time, added into the accumulators with atomics.
+// x rows past m and everything past the matrices read as zero (the copies fill
+// them), so any m up to 64 and any dim, hidden that are multiples of 8 work.
+// Every wgu byte is asked for at the block's start, before the wait for the
+// previous kernel in the stream; x and wd after it.
+#include <cooperative_groups.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "kernels/FusedMlpOnePassDevice.cuh"
+#include "kernels/sm90a/HopperDevice.cuh"
+
+namespace fuselab::fusedmlp {
+namespace {
+
+using namespace hopper;
+
+constexpr int kThreads = 128;  // one warpgroup
+constexpr int kRows = 64;      // wgmma's M: tokens, rows past m are zeros
+constexpr int kXTileBytes = kRows * kTileRowBytes;
+constexpr int kGemm2N = 32;    // output columns per GEMM-2 wgmma
+constexpr int kMaxWdRows = 256;  // rows of a bulk tensor copy's box
+
+__host__ __device__ constexpr int ceilDivInt(int a, int b) { return (a + b - 1) / b; }
+
+// Offsets in dynamic shared memory, from its first 1024-byte boundary: per K
+// chunk a wgu tile and an x tile (act's tiles take x's place once GEMM 1 is
+// done), wd's tiles, then the mbarriers: one per K chunk, one for wd, one for act.
+struct WgmmaLayout {
+  int chunks, act_chunks, wgu_tile, wd_rows, wd_tile;
+  int wgu, x, wd, bars, total;
+};
+__host__ __device__ inline WgmmaLayout wgmmaLayoutFor(int dim, int groups, int team) {
+  WgmmaLayout l{};
+  l.chunks = ceilDivInt(dim, kTileK);
+  l.act_chunks = ceilDivInt(team * groups * 8, kTileK);
+  l.wgu_tile = 16 * groups * kTileRowBytes;
+  l.wd_rows = ceilDivInt(colGroupsMax(dim, team) * 8, kGemm2N) * kGemm2N;
+  l.wd_tile = l.wd_rows * kTileRowBytes;
+  l.wgu = 0;
+  l.x = l.chunks * l.wgu_tile;
+  l.wd = l.x + (l.chunks > l.act_chunks ? l.chunks : l.act_chunks) * kXTileBytes;
+  l.bars = l.wd + l.act_chunks * l.wd_tile;
+  l.total = 1024 /* alignment */ + l.bars + (l.chunks + 2) * 8;
+  return l;
+}
+
+template <ElemType E> struct WgmmaParams {
+  OnePassArgs<E> args;
+  CUtensorMap x, wgu, wd, act;  // boxes: x and act 64 rows, wgu 16 * groups rows, wd wd_rows
+};
+
+// G: hidden 8-groups per block.
+template <ElemType E, int G>
+__global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_constant__ WgmmaParams<E> P) {
+#ifdef FUSELAB_HAS_WGMMA
+  using T2 = typename Elem<E>::T2;
+  const OnePassArgs<E>& p = P.args;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem = smem_raw + ((1024 - (smemAddr(smem_raw) & 1023)) & 1023);
+  const int team = p.group;  // the planner takes this kernel with L2 groups only
+  const WgmmaLayout L = wgmmaLayoutFor(p.dim, G, team);
+  unsigned char* wgu_s = smem + L.wgu;
+  unsigned char* x_s = smem + L.x;  // then the group's act
+  unsigned char* wd_s = smem + L.wd;
+  uint64_t* bars = reinterpret_cast<uint64_t*>(smem + L.bars);
+  uint64_t* wd_bar = bars + L.chunks;
+  uint64_t* act_bar = bars + L.chunks + 1;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  constexpr int kWidth = G * 8;  // hidden units per block
+  const int kc = team * kWidth;  // hidden units per group: K of GEMM 2
+  const int rank = int(blockIdx.x) % team;
+  const int h0 = int(blockIdx.x) * kWidth, hc0 = h0 - rank * kWidth;
+  const int col0 = colGroupsFirst(p.dim, team, rank);
+  const int ncols = colGroupsFirst(p.dim, team, rank + 1) - col0;  // this block's n8 tiles of y
+  auto mark = [&](SmallTimelinePoint point) {
+    if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + point] = globalTimer();
+  };
+  mark(kTimelineStart);
+  launchDependents();
+  if (tid == 0) {
+    for (int i = 0; i < L.chunks + 2; ++i) mbarInit(&bars[i], 1);
+    mbarInitFence();
+  }
+  // Every block's mbarriers are ready before any copy signals them.
+  if (p.x_multicast) {
+    cooperative_groups::this_cluster().sync();
+  } else {
+    __syncthreads();
+  }
+  if (tid == 0) {
+    // No kernel writes the weights, so they may be asked for before waiting on
+    // the previous kernel. Each chunk's mbarrier expects its wgu and x tiles.
+    for (int c = 0; c < L.chunks; ++c) {
+      mbarExpectTx(&bars[c], unsigned(L.wgu_tile + kXTileBytes));
+      tmaLoad2d(wgu_s + c * L.wgu_tile, &P.wgu, c * kTileK, 2 * h0, &bars[c]);
+    }
+  }
+  gridDependencyWait();
+  mark(kTimelineDepsMet);
+  if (tid == 0) {
+    // x, which the previous kernel may have written (a cluster's blocks each
+    // copy every cluster-th chunk into all of them), then wd.
+    if (p.x_multicast) {
+      const uint16_t all = uint16_t((1u << p.cluster) - 1);
+      for (int c = int(blockIdx.x) % p.cluster; c < L.chunks; c += p.cluster) {
+        tmaLoad2dMulticast(x_s + c * kXTileBytes, &P.x, c * kTileK, 0, &bars[c], all);
+      }
+    } else {
+      for (int c = 0; c < L.chunks; ++c) tmaLoad2d(x_s + c * kXTileBytes, &P.x, c * kTileK, 0, &bars[c]);
+    }
+    mbarExpectTx(wd_bar, unsigned(L.act_chunks * L.wd_tile));
+    for (int j = 0; j < L.act_chunks; ++j) tmaLoad2d(wd_s + j * L.wd_tile, &P.wd, hc0 + j * kTileK, col0 * 8, wd_bar);
+  }
+
+  // GEMM 1, chunk by chunk as they land.
+  float d[8 * G];
+  for (int c = 0; c < L.chunks; ++c) {
+    mbarWait(&bars[c], 0);
+    wgmmaFence();
+#pragma unroll
+    for (int k = 0; k < kTileK / 16; ++k) {
+      Wgmma<16 * G>::template run<E>(d, smemDesc(x_s + c * kXTileBytes + k * 32),
+                                     smemDesc(wgu_s + c * L.wgu_tile + k * 32), c > 0 || k > 0);
+    }
+    wgmmaCommit();
+  }
+  wgmmaWait<0>();
+
+  // act: n8 column groups 2q and 2q + 1 of the accumulator are the gate and up
+  // values of the same 8 hidden units (wgu's interleave).
+  const int row = warp * 16 + lane / 4;
+#pragma unroll
+  for (int q = 0; q < G; ++q) {
+    const int h = h0 + q * 8 + (lane % 4) * 2;
+    if (h >= p.hidden) continue;
+    const float* g = d + 8 * q;
+    const float* u = d + 8 * q + 4;
+    if (row < p.m) {
+      *reinterpret_cast<T2*>(p.act_g + int64_t(row) * p.hidden + h) =
+          Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
+    }
+    if (row + 8 < p.m) {
+      *reinterpret_cast<T2*>(p.act_g + int64_t(row + 8) * p.hidden + h) =
+          Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
+    }
+  }
+  fenceProxyAsyncGlobal();  // the group's copies read act through the async proxy
+  // Every block of the grid is resident (the planner takes L2 groups only where
+  // the grid fits at once), so the group's barrier cannot wait forever.
+  blockBarrier(p.group_words + blockIdx.x / team, unsigned(team), rank == 0);
+  mark(kTimelineBarrier);
+  if (tid == 0) {
+    fenceProxyAsyncGlobal();
+    mbarExpectTx(act_bar, unsigned(L.act_chunks * kXTileBytes));
+    for (int j = 0; j < L.act_chunks; ++j) tmaLoad2d(x_s + j * kXTileBytes, &P.act, hc0 + j * kTileK, 0, act_bar);
+  }
+  mbarWait(wd_bar, 0);
+  mbarWait(act_bar, 0);
+  mark(kTimelineADone);
+
+  // GEMM 2, 32 of the block's columns at a time over the group's hidden units
+  // (K: a multiple of 16, the planner's condition); blocks start at different
+  // columns so that their atomics spread over L2.
+  float* acc = p.acc + int64_t(blockIdx.x / team % p.copies) * p.m * p.dim;
+  const int n_tiles = ceilDivInt(ncols * 8, kGemm2N);
+  for (int t = 0; t < n_tiles; ++t) {
+    const int n = (t + int(blockIdx.x)) % n_tiles;
+    float c[kGemm2N / 2];
+    wgmmaFence();
+    for (int k = 0; k < kc / 16; ++k) {
+      const int j = k / (kTileK / 16), kk = k % (kTileK / 16);
+      Wgmma<kGemm2N>::template run<E>(c, smemDesc(x_s + j * kXTileBytes + kk * 32),
+                                      smemDesc(wd_s + j * L.wd_tile + n * kGemm2N * kTileRowBytes + kk * 32), k > 0);
+    }
+    wgmmaCommit();
+    wgmmaWait<0>();
+#pragma unroll
+    for (int j = 0; j < kGemm2N / 8; ++j) {
+      const int tile = n * (kGemm2N / 8) + j;
+      if (tile < ncols) addFragment(acc, p.m, p.dim, warp * 16, (col0 + tile) * 8, c + 4 * j);
+    }
+  }
+  mark(kTimelineBGemm);
+
+  arriveAndConvert<E, kThreads>(p, [&] { mark(kTimelinePublished); });
+  mark(kTimelineEnd);
+#else
+  __trap();  // this translation unit is meant for sm_90a only
+#endif
+}
+
+template <ElemType E> const void* kernelFor(int groups) {
+  switch (groups) {
+    case 1: return reinterpret_cast<const void*>(&onePassWgmmaKernel<E, 1>);
+    case 2: return reinterpret_cast<const void*>(&onePassWgmmaKernel<E, 2>);
+    case 3: return reinterpret_cast<const void*>(&onePassWgmmaKernel<E, 3>);
+    default: return reinterpret_cast<const void*>(&onePassWgmmaKernel<E, 4>);
+  }
+}
+
+// The launch parameters of the last launch: the tensor maps are encoded on the
+// host, which the small launches notice, so they are kept while the pointers
+// and sizes stay the same.
+struct ParamsCache {
+  std::mutex lock;
+  bool valid = false;
+  ElemType type{};
+  const void *x = nullptr, *wgu = nullptr, *wd = nullptr, *y = nullptr, *workspace = nullptr;
+  unsigned long long* timeline = nullptr;
+  SmallMlpPlan plan;
+  WgmmaParams<ElemType::BF16> bf{};
+  WgmmaParams<ElemType::FP16> fp{};
+
+  bool matches(const SmallMlpPlan& p, ElemType t, const void* x_in, const void* wgu_in, const void* wd_in,
+               const void* y_in, const void* ws, const unsigned long long* tl) const {
+    return valid && type == t && x == x_in && wgu == wgu_in && wd == wd_in && y == y_in && workspace == ws &&
+           timeline == tl && plan.m == p.m && plan.dim == p.dim && plan.hidden == p.hidden &&
+           plan.a_groups == p.a_groups && plan.l2_group == p.l2_group && plan.cluster == p.cluster &&
+           plan.x_multicast == p.x_multicast && plan.copies == p.copies && plan.converters == p.converters &&
+           plan.grid == p.grid;
+  }
+};
+
+template <ElemType E>
+void fillParams(WgmmaParams<E>& params, const SmallMlpPlan& plan, const void* x, const void* wgu, const void* wd,
+                void* y, void* workspace, unsigned long long* timeline) {
+  fillOnePassArgs(params.args, plan, x, wgu, wd, y, workspace, timeline);
+  const WgmmaLayout L = wgmmaLayoutFor(int(plan.dim), plan.a_groups, plan.l2_group);
+  params.x = makeTileMap(E, x, plan.m, plan.dim, kRows);
+  params.wgu = makeTileMap(E, wgu, 2 * plan.hidden, plan.dim, 16 * plan.a_groups);
+  params.wd = makeTileMap(E, wd, plan.dim, plan.hidden, L.wd_rows);
+  params.act = makeTileMap(E, params.args.act_g, plan.m, plan.hidden, kRows);
+}
+
+}  // namespace
+
+bool onePassWgmmaAvailable(int device) {
+  return hopper::sm90aLoadable(device, kernelFor<ElemType::BF16>(1));
+}
+
+int onePassWgmmaSmem(int64_t m, int64_t dim, int groups, int team) {
+  if (m < 1 || m > kRows || groups < 1 || groups > 4 || team < 2) return 0;
+  if ((team * groups * 8) % 16 != 0) return 0;  // GEMM 2's K in whole k16 steps
+  const WgmmaLayout L = wgmmaLayoutFor(int(dim), groups, team);
+  if (L.wd_rows > kMaxWdRows) return 0;
+  return L.total;
+}
+
+const void* onePassWgmmaKernel(ElemType type, int groups) {
+  return type == ElemType::BF16 ? kernelFor<ElemType::BF16>(groups) : kernelFor<ElemType::FP16>(groups);
+}
+
+int onePassWgmmaThreads() { return kThreads; }
+
+void launchOnePassWgmma(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd,
+                        void* y, void* workspace, cudaStream_t stream, unsigned long long* timeline) {
+  if ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(wgu) | reinterpret_cast<uintptr_t>(wd)) % 16 != 0) {
+    throw std::invalid_argument("the wgmma one-pass kernel needs 16-byte aligned x and weights");
+  }
+  static ParamsCache cache;
+  std::lock_guard<std::mutex> guard(cache.lock);
+  if (!cache.matches(plan, type, x, wgu, wd, y, workspace, timeline)) {
+    cache.valid = false;
+    if (type == ElemType::BF16) {
+      fillParams(cache.bf, plan, x, wgu, wd, y, workspace, timeline);
+    } else {
+      fillParams(cache.fp, plan, x, wgu, wd, y, workspace, timeline);
+    }
+    cache.type = type;
+    cache.x = x;
+    cache.wgu = wgu;
+    cache.wd = wd;
+    cache.y = y;
+    cache.workspace = workspace;
+    cache.timeline = timeline;
+    cache.plan = plan;
+    cache.valid = true;
+  }
+  void* params = type == ElemType::BF16 ? static_cast<void*>(&cache.bf) : static_cast<void*>(&cache.fp);
+  LaunchOptions options;
+  options.pdl = plan.pdl;
+  options.cluster = plan.x_multicast ? plan.cluster : 1;
+  launchWithOptions(onePassWgmmaKernel(type, plan.a_groups), params, plan.grid, kThreads, plan.smem_bytes, stream,
+                    options, "one-pass small-token kernel launch (wgmma)");
+}
+
+}  // namespace fuselab::fusedmlp
