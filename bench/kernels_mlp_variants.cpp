@@ -203,6 +203,7 @@ void smallKernelExperiments() {
                               {"one pass, 1 converting block", kOne, false, true, true, 0, 0, 0, 0, 0, 1},
                               {"one pass, 4 converting blocks", kOne, false, true, true, 0, 0, 0, 0, 0, 4},
                               {"one pass, 16 converting blocks", kOne, false, true, true, 0, 0, 0, 0, 0, 16},
+                              {"one pass, 64 converting blocks", kOne, false, true, true, 0, 0, 0, 0, 0, 64},
                               {"one pass, no clusters", kOne, false, true, true, 0, 0, 0, 0, 1},
                               {"one pass, no early start", kOne, false, true, true, 0, 0, 0, 1},
                               {"one pass, clusters of 4", kOne, false, true, true, 0, 0, 0, 0, 4},

@@ -1,5 +1,6 @@
 // Device helpers shared by the fused MLP kernels: the GeGLU activation, bf16/fp16
-// conversions, and thin wrappers over cp.async, ldmatrix and mma.sync (sm_80+).
+// conversions, and thin wrappers over cp.async, ldmatrix and mma.sync (sm_80+)
+// and over mbarriers (sm_90+).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -158,6 +159,44 @@ __device__ __forceinline__ void launchDependents() {
 __device__ __forceinline__ void gridDependencyWait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+
+// mbarriers (sm_90+; no-ops on older targets, which never reach them): a
+// barrier in shared memory that bulk copies complete on, counting the bytes it
+// expects. mbarInitFence makes the mbarriers this thread initialized visible to
+// the copies and to the cluster's other blocks.
+__device__ __forceinline__ void mbarInit(uint64_t* bar, unsigned count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(count));
+#endif
+}
+__device__ __forceinline__ void mbarInitFence() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void mbarExpectTx(uint64_t* bar, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(bytes)
+               : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarArrive(uint64_t* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smemAddr(bar)) : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarWait(uint64_t* bar, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(smemAddr(bar)), "r"(parity)
+        : "memory");
+  } while (!done);
 #endif
 }
 

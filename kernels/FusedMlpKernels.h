@@ -117,7 +117,7 @@ struct SmallMlpTuning {
   int a_groups = 0;  // hidden 8-groups per phase-A tile, 1..3 (one pass: per block, 1..4)
   int b_groups = 0;  // output 8-column groups per phase-B tile, 1..6
   int cluster = 0;   // one pass, sm_90: blocks per cluster, 1, 2, 4 or 8 (0: the planner's)
-  int converters = 0;  // one pass: blocks that convert the accumulator, 1..16 (0: the planner's)
+  int converters = 0;  // one pass: blocks that convert the accumulator, 1..64 (0: the planner's)
   int copies = 0;      // one pass: accumulators the teams spread their atomics over, 1..4 (0: the planner's)
   int l2_group = 0;    // one pass: blocks that share act through L2, 1..16 (0: the planner's; > 1: no clusters)
   int wgmma = 0;       // one pass with L2 groups, sm_90a: 1 the Hopper kernel where it fits, -1 the mma.sync one

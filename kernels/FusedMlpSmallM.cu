@@ -538,8 +538,11 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   const bool one_pass = tuning.kernel == SmallMlpKernel::OnePass ||
                         (tuning.kernel == SmallMlpKernel::Auto && major >= 9 && m <= kOnePassAutoMaxTokens);
   // Clusters exist from sm_90 on; the block shape measured for them applies
-  // where the tuning leaves groups, clusters and L2 groups to the planner.
-  const OnePassShape shape = major >= 9 ? onePassShapeFor(m) : OnePassShape{0, 1, 1};
+  // where the tuning leaves groups, clusters and L2 groups to the planner, and
+  // the Hopper kernel's shape where it runs (compute capability 9.0, sm_90a
+  // code) and the tuning does not turn it off.
+  const bool hopper = tuning.wgmma >= 0 && major == 9 && onePassWgmmaAvailable(device);
+  const OnePassShape shape = major >= 9 ? onePassShapeFor(m, hopper) : OnePassShape{0, 1, 1};
   SmallMlpTuning one_pass_tuning = tuning;
   if (tuning.a_groups == 0 && tuning.cluster == 0 && tuning.l2_group == 0) one_pass_tuning.a_groups = shape.groups;
   // A tuning that names clusters but not L2 groups leaves those out; one that

@@ -89,28 +89,7 @@ __device__ __forceinline__ void clusterSync() {
 // x multicast (sm_90): each block of a cluster copies every cluster-th row of x
 // into the shared memory of all of them (bulk copies), and each block's
 // mbarrier counts the bytes that land in it.
-__device__ __forceinline__ void mbarrierInit(unsigned long long* bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n"
-               "fence.mbarrier_init.release.cluster;\n" ::"r"(smemAddr(bar))
-               : "memory");
-#endif
-}
-__device__ __forceinline__ void mbarrierExpectBytes(unsigned long long* bar, unsigned bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(bytes) : "memory");
-#endif
-}
-__device__ __forceinline__ void mbarrierWaitFirstPhase(unsigned long long* bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile(
-      "{\n.reg .pred done;\nWAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
-      "@!done bra WAIT_%=;\n}\n" ::"r"(smemAddr(bar))
-      : "memory");
-#endif
-}
-__device__ __forceinline__ void bulkCopyToCluster(void* dst, const void* src, unsigned bytes, unsigned long long* bar,
+__device__ __forceinline__ void bulkCopyToCluster(void* dst, const void* src, unsigned bytes, uint64_t* bar,
                                                   unsigned short blocks) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile(
@@ -153,11 +132,14 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   auto mark = [&](SmallTimelinePoint point) {
     if (p.timeline && tid == 0) p.timeline[blockIdx.x * kSmallTimelinePoints + point] = globalTimer();
   };
-  __shared__ unsigned long long x_arrived;  // x multicast: the bytes of x that landed here
+  __shared__ uint64_t x_arrived;  // x multicast: the bytes of x that landed here
   mark(kTimelineStart);
   launchDependents();
   if (p.x_multicast) {
-    if (tid == 0) mbarrierInit(&x_arrived);
+    if (tid == 0) {
+      mbarInit(&x_arrived, 1);
+      mbarInitFence();
+    }
     clusterSync();  // every block's mbarrier is ready before any copy signals it
   }
 
@@ -175,7 +157,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   // Group 2: x, which the previous kernel may have written: loaded after the
   // wait, all of it in flight at once (or the cluster's bulk copies).
   if (p.x_multicast) {
-    if (tid == 0) mbarrierExpectBytes(&x_arrived, unsigned(p.m * p.dim * 2));
+    if (tid == 0) mbarExpectTx(&x_arrived, unsigned(p.m * p.dim * 2));
     if (warp == 0) {
       const int crank = int(blockIdx.x) % p.cluster;
       for (int r = crank + lane * p.cluster; r < p.m; r += 32 * p.cluster) {
@@ -203,7 +185,7 @@ __global__ void __launch_bounds__(kThreads) onePassKernel(OnePassArgs<E> p) {
   }
   cpAsyncCommit();
   cpAsyncWait<1>();
-  if (p.x_multicast) mbarrierWaitFirstPhase(&x_arrived);
+  if (p.x_multicast) mbarWait(&x_arrived, 0);
   __syncthreads();
 
   // GEMM 1: acc1 = x wgu_rows^T. Token rows past m read row m - 1 (their results
@@ -395,8 +377,8 @@ int residentClusters(const void* kernel, int threads, int size, int grid, int sm
 // each). Without clusters unless `keep_clusters` (a tuning named them): with
 // this kernel, loading x together made it slower (H100, dim 768, hidden 3072,
 // us per launch, L2 groups of 8 without / with clusters of 2 loading x: 1 token
-// 11.5 / 13.6, 16 tokens 10.9 / 12.6, 32 tokens 10.6 / 12.1, 64 tokens 10.7 /
-// 11.8). Kept clusters load x together only where all of them fit at once.
+// 9.0 / 9.4, 16 tokens 8.9 / 9.4, 32 tokens 9.3 / 10.5, 64 tokens 10.5 / 11.0).
+// Kept clusters load x together only where all of them fit at once.
 void planWgmma(SmallMlpPlan& plan, ElemType type, int device, int sms, int optin, int major, bool keep_clusters) {
   if (plan.l2_group < 2 || major != 9 || !onePassWgmmaAvailable(device)) return;
   const int smem = onePassWgmmaSmem(plan.m, plan.dim, plan.a_groups, plan.l2_group);
@@ -508,14 +490,17 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   // 16 tokens 11.5 / 11.1 / 11.1, 32 tokens 14.6 / 14.6 / 14.6, 64 tokens
   // 21.6 / 20.9 / 21.5).
   plan.copies = tuning.copies > 0 ? std::min(tuning.copies, kMaxCopies) : 2;
-  // About two float4 loads per thread of a converter, and at most half the grid
-  // (so that a converter's wait never needs all blocks resident).
+  if (tuning.wgmma >= 0) planWgmma(plan, type, device, sms, optin, major, tuning.cluster != 0);
+  // About two float4 loads per thread of a converter, so that each thread's
+  // loads are in flight at once (H100, Hopper kernel, 64 tokens: 64 converters
+  // end 10.1 us after the first block starts, 16 converters 11.0), and at most
+  // half the grid (so that a converter's wait never needs all blocks resident).
+  const int threads = plan.warps * 32;
   const int loads = int(plan.m * plan.dim / 4) * plan.copies;
   int converters = tuning.converters;
-  if (converters == 0) converters = std::clamp((loads + 2 * kThreads - 1) / (2 * kThreads), 1, kMaxConverters);
+  if (converters == 0) converters = std::clamp((loads + 2 * threads - 1) / (2 * threads), 1, kMaxConverters);
   plan.converters = std::clamp(converters, 1, std::max(1, plan.grid / 2));
   plan.workspace_bytes = onePassWorkspaceBytes(plan);
-  if (tuning.wgmma >= 0) planWgmma(plan, type, device, sms, optin, major, tuning.cluster != 0);
   return true;
 }
 

@@ -23,17 +23,20 @@ namespace fuselab::fusedmlp {
 // together (32 tokens: 13.1; without the clusters 13.8; groups of 4 / 16: 14.1
 // / 13.9; 4-group blocks in clusters of 4: 14.5; 64 tokens: 17.1; without the
 // clusters 18.2; groups of 4 / 16: 18.5 / 18.5; clusters of 2 alone: 21.3).
-// Those are the mma.sync kernel's; where the Hopper kernel takes the L2 groups
-// it drops the clusters (planWgmma) and L2 groups of 8 stay best (32 tokens:
-// 10.6, 64 tokens: 10.7; groups of 4 / 16 with x clusters, 64 tokens: 13.4 /
-// 11.6 against 11.8 for 8). Up to 16 tokens it ties with the clusters of 2
-// (16 tokens: 10.9 / 11.0) and loses at 1 token (11.5 / 9.7), so those stay.
+// Those are the mma.sync kernel's. Where the Hopper kernel runs (`wgmma`), L2
+// groups of 8 without clusters at every token count (Hopper kernel / mma.sync
+// kernel's shape above: 1 token 9.0 / 9.6, 16 tokens 8.9 / 11.0, 32 tokens
+// 9.3 / 13.1, 64 tokens 10.5 / 16.7; the Hopper kernel in L2 groups of 4
+// loading x by clusters of 2, 64 tokens: 13.2, groups of 8 doing so: 11.0).
 struct OnePassShape {
   int groups, cluster, l2_group;
 };
-inline OnePassShape onePassShapeFor(int64_t m) { return m <= 16 ? OnePassShape{0, 2, 1} : OnePassShape{0, 2, 8}; }
+inline OnePassShape onePassShapeFor(int64_t m, bool wgmma) {
+  if (wgmma) return OnePassShape{0, 1, 8};
+  return m <= 16 ? OnePassShape{0, 2, 1} : OnePassShape{0, 2, 8};
+}
 // The most blocks that share the conversion of the accumulator into y.
-constexpr int kMaxConverters = 16;
+constexpr int kMaxConverters = 64;
 // The most accumulators the teams may spread their atomics over.
 constexpr int kMaxCopies = 4;
 // The most blocks of an L2 group.

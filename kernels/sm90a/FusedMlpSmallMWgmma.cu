@@ -11,10 +11,10 @@
 //   act = gelu_tanh(gate) * up straight from the accumulator, written to the
 //     group's act in global memory; the group's barrier; the group's act copied
 //     in over x;
-//   GEMM 2, partial y = act wd[block's columns, group's units]^T, 32 columns at
+//   GEMM 2, partial y = act wd[block's columns, group's units]^T, 96 columns at
 //     a time, added into the accumulators with atomics.
-// x rows past m and everything past the matrices read as zero (the copies fill
-// them), so any m up to 64 and any dim, hidden that are multiples of 8 work.
+// Everything past the matrices reads as zero (the copies fill it), so any m up
+// to 64 and any dim, hidden that are multiples of 8 work.
 // Every wgu byte is asked for at the block's start, before the wait for the
 // previous kernel in the stream; x and wd after it.
 #include <cooperative_groups.h>
@@ -31,18 +31,24 @@ namespace {
 using namespace hopper;
 
 constexpr int kThreads = 128;  // one warpgroup
-constexpr int kRows = 64;      // wgmma's M: tokens, rows past m are zeros
+constexpr int kRows = 64;      // wgmma's M: rows of the x and act tiles, the most tokens
 constexpr int kXTileBytes = kRows * kTileRowBytes;
-constexpr int kGemm2N = 32;    // output columns per GEMM-2 wgmma
+constexpr int kGemm2N = 96;    // output columns per GEMM-2 wgmma (a block's at dim 768 in L2 groups of 8)
 constexpr int kMaxWdRows = 256;  // rows of a bulk tensor copy's box
 
 __host__ __device__ constexpr int ceilDivInt(int a, int b) { return (a + b - 1) / b; }
+// Rows of x (and act) that a copy brings: m rounded up to 8. The rows of a tile
+// past them are never written; wgmma reads them, but they only reach output
+// rows from m on, which are dropped.
+__host__ __device__ constexpr int copiedRows(int m) { return m < kRows ? (m + 7) / 8 * 8 : kRows; }
 
 // Offsets in dynamic shared memory, from its first 1024-byte boundary: per K
 // chunk a wgu tile and an x tile (act's tiles take x's place once GEMM 1 is
 // done), wd's tiles, then the mbarriers: one per K chunk, one for wd, one for act.
+// A wd tile holds the block's columns (wd_box rows, copied) rounded up to whole
+// GEMM-2 wgmmas (rows never written, which only reach columns that are dropped).
 struct WgmmaLayout {
-  int chunks, act_chunks, wgu_tile, wd_rows, wd_tile;
+  int chunks, act_chunks, wgu_tile, wd_box, wd_rows, wd_tile;
   int wgu, x, wd, bars, total;
 };
 __host__ __device__ inline WgmmaLayout wgmmaLayoutFor(int dim, int groups, int team) {
@@ -50,7 +56,8 @@ __host__ __device__ inline WgmmaLayout wgmmaLayoutFor(int dim, int groups, int t
   l.chunks = ceilDivInt(dim, kTileK);
   l.act_chunks = ceilDivInt(team * groups * 8, kTileK);
   l.wgu_tile = 16 * groups * kTileRowBytes;
-  l.wd_rows = ceilDivInt(colGroupsMax(dim, team) * 8, kGemm2N) * kGemm2N;
+  l.wd_box = colGroupsMax(dim, team) * 8;
+  l.wd_rows = ceilDivInt(l.wd_box, kGemm2N) * kGemm2N;
   l.wd_tile = l.wd_rows * kTileRowBytes;
   l.wgu = 0;
   l.x = l.chunks * l.wgu_tile;
@@ -62,7 +69,7 @@ __host__ __device__ inline WgmmaLayout wgmmaLayoutFor(int dim, int groups, int t
 
 template <ElemType E> struct WgmmaParams {
   OnePassArgs<E> args;
-  CUtensorMap x, wgu, wd, act;  // boxes: x and act 64 rows, wgu 16 * groups rows, wd wd_rows
+  CUtensorMap x, wgu, wd, act;  // boxes: x and act copiedRows(m) rows, wgu 16 * groups rows, wd wd_box
 };
 
 // G: hidden 8-groups per block.
@@ -107,7 +114,7 @@ __global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_c
     // No kernel writes the weights, so they may be asked for before waiting on
     // the previous kernel. Each chunk's mbarrier expects its wgu and x tiles.
     for (int c = 0; c < L.chunks; ++c) {
-      mbarExpectTx(&bars[c], unsigned(L.wgu_tile + kXTileBytes));
+      mbarExpectTx(&bars[c], unsigned(L.wgu_tile + copiedRows(p.m) * kTileRowBytes));
       tmaLoad2d(wgu_s + c * L.wgu_tile, &P.wgu, c * kTileK, 2 * h0, &bars[c]);
     }
   }
@@ -124,7 +131,7 @@ __global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_c
     } else {
       for (int c = 0; c < L.chunks; ++c) tmaLoad2d(x_s + c * kXTileBytes, &P.x, c * kTileK, 0, &bars[c]);
     }
-    mbarExpectTx(wd_bar, unsigned(L.act_chunks * L.wd_tile));
+    mbarExpectTx(wd_bar, unsigned(L.act_chunks * L.wd_box * kTileRowBytes));
     for (int j = 0; j < L.act_chunks; ++j) tmaLoad2d(wd_s + j * L.wd_tile, &P.wd, hc0 + j * kTileK, col0 * 8, wd_bar);
   }
 
@@ -167,14 +174,14 @@ __global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_c
   mark(kTimelineBarrier);
   if (tid == 0) {
     fenceProxyAsyncGlobal();
-    mbarExpectTx(act_bar, unsigned(L.act_chunks * kXTileBytes));
+    mbarExpectTx(act_bar, unsigned(L.act_chunks * copiedRows(p.m) * kTileRowBytes));
     for (int j = 0; j < L.act_chunks; ++j) tmaLoad2d(x_s + j * kXTileBytes, &P.act, hc0 + j * kTileK, 0, act_bar);
   }
   mbarWait(wd_bar, 0);
   mbarWait(act_bar, 0);
   mark(kTimelineADone);
 
-  // GEMM 2, 32 of the block's columns at a time over the group's hidden units
+  // GEMM 2, 96 of the block's columns at a time over the group's hidden units
   // (K: a multiple of 16, the planner's condition); blocks start at different
   // columns so that their atomics spread over L2.
   float* acc = p.acc + int64_t(blockIdx.x / team % p.copies) * p.m * p.dim;
@@ -242,10 +249,10 @@ void fillParams(WgmmaParams<E>& params, const SmallMlpPlan& plan, const void* x,
                 void* y, void* workspace, unsigned long long* timeline) {
   fillOnePassArgs(params.args, plan, x, wgu, wd, y, workspace, timeline);
   const WgmmaLayout L = wgmmaLayoutFor(int(plan.dim), plan.a_groups, plan.l2_group);
-  params.x = makeTileMap(E, x, plan.m, plan.dim, kRows);
+  params.x = makeTileMap(E, x, plan.m, plan.dim, copiedRows(int(plan.m)));
   params.wgu = makeTileMap(E, wgu, 2 * plan.hidden, plan.dim, 16 * plan.a_groups);
-  params.wd = makeTileMap(E, wd, plan.dim, plan.hidden, L.wd_rows);
-  params.act = makeTileMap(E, params.args.act_g, plan.m, plan.hidden, kRows);
+  params.wd = makeTileMap(E, wd, plan.dim, plan.hidden, L.wd_box);
+  params.act = makeTileMap(E, params.args.act_g, plan.m, plan.hidden, copiedRows(int(plan.m)));
 }
 
 }  // namespace
@@ -258,7 +265,7 @@ int onePassWgmmaSmem(int64_t m, int64_t dim, int groups, int team) {
   if (m < 1 || m > kRows || groups < 1 || groups > 4 || team < 2) return 0;
   if ((team * groups * 8) % 16 != 0) return 0;  // GEMM 2's K in whole k16 steps
   const WgmmaLayout L = wgmmaLayoutFor(int(dim), groups, team);
-  if (L.wd_rows > kMaxWdRows) return 0;
+  if (L.wd_box > kMaxWdRows) return 0;
   return L.total;
 }
 

@@ -1,5 +1,5 @@
 // Device helpers of the Hopper-only kernels (compiled for sm_90a alone, see
-// CMakeLists.txt here): mbarriers, bulk tensor copies (TMA) and wgmma on K-major
+// CMakeLists.txt here): bulk tensor copies (TMA) and wgmma on K-major
 // tiles with the 128-byte swizzle, plus the host side of the copies' tensor maps.
 // The tiles are the copies' boxes of [rows, 64] 2-byte elements: each row 128
 // bytes, its 16-byte pieces swizzled by the row's index mod 8, 8-row groups 1024
@@ -26,32 +26,6 @@ constexpr int kTileRowBytes = 128;
 #endif
 
 #ifdef FUSELAB_HAS_WGMMA
-__device__ __forceinline__ void mbarInit(uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(count));
-}
-// Makes the mbarriers this thread initialized visible to the bulk copies (and
-// to the cluster's other blocks).
-__device__ __forceinline__ void mbarInitFence() {
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-}
-__device__ __forceinline__ void mbarExpectTx(uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smemAddr(bar)), "r"(bytes)
-               : "memory");
-}
-__device__ __forceinline__ void mbarArrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smemAddr(bar)) : "memory");
-}
-__device__ __forceinline__ void mbarWait(uint64_t* bar, unsigned parity) {
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(smemAddr(bar)), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-
 // Box (c0: column, c1: row) of `map` into `dst`, completing on `bar`.
 __device__ __forceinline__ void tmaLoad2d(void* dst, const CUtensorMap* map, int c0, int c1, uint64_t* bar) {
   asm volatile(
@@ -94,6 +68,10 @@ template <int N> __device__ __forceinline__ void wgmmaWait() {
 #define FUSELAB_WGMMA_REGS_16 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}"
 #define FUSELAB_WGMMA_REGS_24 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23}"
 #define FUSELAB_WGMMA_REGS_32 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
+#define FUSELAB_WGMMA_REGS_48 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}"
 #define FUSELAB_WGMMA_REGS_128 \
   "{" "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -112,6 +90,7 @@ template <int N> __device__ __forceinline__ void wgmmaWait() {
 #define FUSELAB_WGMMA_ARGS_16 FUSELAB_D16(0)
 #define FUSELAB_WGMMA_ARGS_24 FUSELAB_D16(0), FUSELAB_D8(16)
 #define FUSELAB_WGMMA_ARGS_32 FUSELAB_D32(0)
+#define FUSELAB_WGMMA_ARGS_48 FUSELAB_D32(0), FUSELAB_D16(32)
 #define FUSELAB_WGMMA_ARGS_128 FUSELAB_D32(0), FUSELAB_D32(32), FUSELAB_D32(64), FUSELAB_D32(96)
 
 // d = A(64 x 16) * B(16 x N) + (accumulate ? d : 0), A and B K-major tiles in
@@ -141,6 +120,7 @@ FUSELAB_DEFINE_WGMMA(16, 8, 9, 10)
 FUSELAB_DEFINE_WGMMA(32, 16, 17, 18)
 FUSELAB_DEFINE_WGMMA(48, 24, 25, 26)
 FUSELAB_DEFINE_WGMMA(64, 32, 33, 34)
+FUSELAB_DEFINE_WGMMA(96, 48, 49, 50)
 FUSELAB_DEFINE_WGMMA(256, 128, 129, 130)
 #undef FUSELAB_DEFINE_WGMMA
 #endif  // FUSELAB_HAS_WGMMA

@@ -352,7 +352,7 @@ TEST(FusedMlp, SmallKernelPlannerRejectsTuningsOutsideItsRanges) {
     EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << wgmma;
   }
   tuning.wgmma = 0;
-  for (int converters : {-1, 17}) {
+  for (int converters : {-1, 65}) {
     tuning.converters = converters;
     EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument) << converters;
   }
