@@ -26,9 +26,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
-#include <type_traits>
 
 #include "kernels/FusedMlpOnePassDevice.cuh"
 

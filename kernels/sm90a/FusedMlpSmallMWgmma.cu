@@ -19,8 +19,8 @@
 // previous kernel in the stream; x and wd after it.
 #include <cooperative_groups.h>
 
-#include <cstring>
 #include <mutex>
+#include <stdexcept>
 
 #include "kernels/FusedMlpOnePassDevice.cuh"
 #include "kernels/sm90a/HopperDevice.cuh"
