@@ -95,22 +95,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (lane == 0) mbarArrive(&empty[(it - 1) % kStages]);  // the producer may refill it during the epilogue
 
       const int row = m0 + half * 64 + warp * 16 + lane / 4;
-      const int h_base = n0 / 2 + (lane % 4) * 2;
-#pragma unroll
-      for (int p = 0; p < 16; ++p) {
-        const int h = h_base + p * 8;
-        if (h >= hidden) continue;
-        const float* g = d + 8 * p;      // column group 2p: gate
-        const float* u = d + 8 * p + 4;  // column group 2p+1: up
-        if (row < m) {
-          *reinterpret_cast<typename Elem<E>::T2*>(act + int64_t(row) * hidden + h) =
-              Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
-        }
-        if (row + 8 < m) {
-          *reinterpret_cast<typename Elem<E>::T2*>(act + int64_t(row + 8) * hidden + h) =
-              Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
-        }
-      }
+      storeGeglu<E, kBN / 16>(act, m, hidden, row, n0 / 2 + (lane % 4) * 2, d);
     }
   }
 #else

@@ -76,7 +76,6 @@ template <ElemType E> struct WgmmaParams {
 template <ElemType E, int G>
 __global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_constant__ WgmmaParams<E> P) {
 #ifdef FUSELAB_HAS_WGMMA
-  using T2 = typename Elem<E>::T2;
   const OnePassArgs<E>& p = P.args;
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = smem_raw + ((1024 - (smemAddr(smem_raw) & 1023)) & 1023);
@@ -149,24 +148,8 @@ __global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_c
   }
   wgmmaWait<0>();
 
-  // act: n8 column groups 2q and 2q + 1 of the accumulator are the gate and up
-  // values of the same 8 hidden units (wgu's interleave).
-  const int row = warp * 16 + lane / 4;
-#pragma unroll
-  for (int q = 0; q < G; ++q) {
-    const int h = h0 + q * 8 + (lane % 4) * 2;
-    if (h >= p.hidden) continue;
-    const float* g = d + 8 * q;
-    const float* u = d + 8 * q + 4;
-    if (row < p.m) {
-      *reinterpret_cast<T2*>(p.act_g + int64_t(row) * p.hidden + h) =
-          Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
-    }
-    if (row + 8 < p.m) {
-      *reinterpret_cast<T2*>(p.act_g + int64_t(row + 8) * p.hidden + h) =
-          Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
-    }
-  }
+  // act, into the group's act in global memory.
+  storeGeglu<E, G>(p.act_g, p.m, p.hidden, warp * 16 + lane / 4, h0 + (lane % 4) * 2, d);
   fenceProxyAsyncGlobal();  // the group's copies read act through the async proxy
   // Every block of the grid is resident (the planner takes L2 groups only where
   // the grid fits at once), so the group's barrier cannot wait forever.
@@ -221,38 +204,45 @@ template <ElemType E> const void* kernelFor(int groups) {
   }
 }
 
-// The launch parameters of the last launch: the tensor maps are encoded on the
-// host, which the small launches notice, so they are kept while the pointers
-// and sizes stay the same.
-struct ParamsCache {
-  std::mutex lock;
-  bool valid = false;
-  ElemType type{};
-  const void *x = nullptr, *wgu = nullptr, *wd = nullptr, *y = nullptr, *workspace = nullptr;
-  unsigned long long* timeline = nullptr;
-  SmallMlpPlan plan;
-  WgmmaParams<ElemType::BF16> bf{};
-  WgmmaParams<ElemType::FP16> fp{};
-
-  bool matches(const SmallMlpPlan& p, ElemType t, const void* x_in, const void* wgu_in, const void* wd_in,
-               const void* y_in, const void* ws, const unsigned long long* tl) const {
-    return valid && type == t && x == x_in && wgu == wgu_in && wd == wd_in && y == y_in && workspace == ws &&
-           timeline == tl && plan.m == p.m && plan.dim == p.dim && plan.hidden == p.hidden &&
-           plan.a_groups == p.a_groups && plan.l2_group == p.l2_group && plan.cluster == p.cluster &&
-           plan.x_multicast == p.x_multicast && plan.copies == p.copies && plan.converters == p.converters &&
-           plan.grid == p.grid;
+// What the tensor maps of a launch depend on.
+struct MapsKey {
+  ElemType type;
+  const void *x, *wgu, *wd, *act;
+  int64_t m, dim, hidden;
+  int groups, team;
+  bool operator==(const MapsKey& o) const {
+    return type == o.type && x == o.x && wgu == o.wgu && wd == o.wd && act == o.act && m == o.m && dim == o.dim &&
+           hidden == o.hidden && groups == o.groups && team == o.team;
   }
 };
 
-template <ElemType E>
-void fillParams(WgmmaParams<E>& params, const SmallMlpPlan& plan, const void* x, const void* wgu, const void* wd,
-                void* y, void* workspace, unsigned long long* timeline) {
-  fillOnePassArgs(params.args, plan, x, wgu, wd, y, workspace, timeline);
-  const WgmmaLayout L = wgmmaLayoutFor(int(plan.dim), plan.a_groups, plan.l2_group);
-  params.x = makeTileMap(E, x, plan.m, plan.dim, copiedRows(int(plan.m)));
-  params.wgu = makeTileMap(E, wgu, 2 * plan.hidden, plan.dim, 16 * plan.a_groups);
-  params.wd = makeTileMap(E, wd, plan.dim, plan.hidden, L.wd_box);
-  params.act = makeTileMap(E, params.args.act_g, plan.m, plan.hidden, copiedRows(int(plan.m)));
+// The tensor maps of the last launch: they are encoded on the host, which the
+// small launches notice, so they are kept while what they depend on stays.
+struct MapsCache {
+  std::mutex lock;
+  bool valid = false;
+  MapsKey key{};
+  CUtensorMap x, wgu, wd, act;
+};
+
+template <ElemType E> void setMaps(WgmmaParams<E>& params, const SmallMlpPlan& plan, MapsCache& cache) {
+  const MapsKey key{E,      params.args.x,   params.args.wgu, params.args.wd, params.args.act_g,
+                    plan.m, plan.dim,        plan.hidden,     plan.a_groups,  plan.l2_group};
+  std::lock_guard<std::mutex> guard(cache.lock);
+  if (!cache.valid || !(cache.key == key)) {
+    cache.valid = false;
+    const WgmmaLayout L = wgmmaLayoutFor(int(plan.dim), plan.a_groups, plan.l2_group);
+    cache.x = makeTileMap(E, params.args.x, plan.m, plan.dim, copiedRows(int(plan.m)));
+    cache.wgu = makeTileMap(E, params.args.wgu, 2 * plan.hidden, plan.dim, 16 * plan.a_groups);
+    cache.wd = makeTileMap(E, params.args.wd, plan.dim, plan.hidden, L.wd_box);
+    cache.act = makeTileMap(E, params.args.act_g, plan.m, plan.hidden, copiedRows(int(plan.m)));
+    cache.key = key;
+    cache.valid = true;
+  }
+  params.x = cache.x;
+  params.wgu = cache.wgu;
+  params.wd = cache.wd;
+  params.act = cache.act;
 }
 
 }  // namespace
@@ -280,26 +270,12 @@ void launchOnePassWgmma(const SmallMlpPlan& plan, ElemType type, const void* x, 
   if ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(wgu) | reinterpret_cast<uintptr_t>(wd)) % 16 != 0) {
     throw std::invalid_argument("the wgmma one-pass kernel needs 16-byte aligned x and weights");
   }
-  static ParamsCache cache;
-  std::lock_guard<std::mutex> guard(cache.lock);
-  if (!cache.matches(plan, type, x, wgu, wd, y, workspace, timeline)) {
-    cache.valid = false;
-    if (type == ElemType::BF16) {
-      fillParams(cache.bf, plan, x, wgu, wd, y, workspace, timeline);
-    } else {
-      fillParams(cache.fp, plan, x, wgu, wd, y, workspace, timeline);
-    }
-    cache.type = type;
-    cache.x = x;
-    cache.wgu = wgu;
-    cache.wd = wd;
-    cache.y = y;
-    cache.workspace = workspace;
-    cache.timeline = timeline;
-    cache.plan = plan;
-    cache.valid = true;
-  }
-  void* params = type == ElemType::BF16 ? static_cast<void*>(&cache.bf) : static_cast<void*>(&cache.fp);
+  static MapsCache maps;
+  TypedArgs<WgmmaParams> args;
+  void* params = args.fill(type, [&](auto& filled) {
+    fillOnePassArgs(filled.args, plan, x, wgu, wd, y, workspace, timeline);
+    setMaps(filled, plan, maps);
+  });
   LaunchOptions options;
   options.pdl = plan.pdl;
   options.cluster = plan.x_multicast ? plan.cluster : 1;

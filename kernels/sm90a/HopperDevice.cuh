@@ -123,6 +123,31 @@ FUSELAB_DEFINE_WGMMA(64, 32, 33, 34)
 FUSELAB_DEFINE_WGMMA(96, 48, 49, 50)
 FUSELAB_DEFINE_WGMMA(256, 128, 129, 130)
 #undef FUSELAB_DEFINE_WGMMA
+
+// The GeGLU epilogue of a [gate|up] accumulator d of a m64 n(16 Q) wgmma (wgu's
+// interleave: n8 groups 2q and 2q + 1 are the gate and up values of the same
+// 8 hidden units): act[row, h] = gelu_tanh(gate) * up for this thread's rows
+// `row` and row + 8 and its hidden units h_first + 8q + 0..1, for q < Q; rows
+// from m on and units from `hidden` on are left out.
+template <ElemType E, int Q>
+__device__ __forceinline__ void storeGeglu(typename Elem<E>::T* act, int m, int hidden, int row, int h_first,
+                                           const float* d) {
+  using T2 = typename Elem<E>::T2;
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const int h = h_first + q * 8;
+    if (h >= hidden) continue;
+    const float* g = d + 8 * q;
+    const float* u = d + 8 * q + 4;
+    if (row < m) {
+      *reinterpret_cast<T2*>(act + int64_t(row) * hidden + h) = Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
+    }
+    if (row + 8 < m) {
+      *reinterpret_cast<T2*>(act + int64_t(row + 8) * hidden + h) =
+          Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
+    }
+  }
+}
 #endif  // FUSELAB_HAS_WGMMA
 
 // --- Host: tensor maps of the bulk tensor copies -----------------------------
