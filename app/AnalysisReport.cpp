@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "profiling/DurationText.h"
+#include "profiling/trace/DurationText.h"
 
 namespace fuselab {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiling/Analysis.h"
+#include "profiling/analysis/Analysis.h"
 
 namespace fuselab {
 

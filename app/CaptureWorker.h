@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/Workload.h"
-#include "profiling/Capture.h"
+#include "profiling/capture_api/CaptureTypes.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 

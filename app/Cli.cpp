@@ -6,14 +6,15 @@
 #include <iostream>
 
 #include "app/Commands.h"
-#include "profiling/SystemInfo.h"
+#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/SystemInfo.h"
 
 namespace fuselab {
 
 int runCli(int argc, char** argv) {
   CLI::App app{"fuselab: see what PyTorch code dispatches on the CPU and runs on the GPU.\n"
                "Without a subcommand it opens the desktop window."};
-  app.set_version_flag("--version", [] { return versionReport(); });
+  app.set_version_flag("--version", [] { return versionReport(captureBackend().systemInfo()); });
   app.require_subcommand(0, 1);
 
   int exit_code = 0;

@@ -10,8 +10,8 @@
 
 #include "app/AnalysisReport.h"
 #include "app/Commands.h"
-#include "profiling/Analysis.h"
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 namespace fuselab {
 

@@ -12,10 +12,10 @@
 #include "app/AnalysisReport.h"
 #include "app/Commands.h"
 #include "app/WorkloadCapture.h"
-#include "kernels/Workload.h"
-#include "kernels/WorkloadRegistry.h"
-#include "profiling/Analysis.h"
-#include "profiling/ChromeTraceExport.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/Workload.h"
+#include "profiling/trace/ChromeTraceExport.h"
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/GlfwWindow.h"
 #include "app/gui/HeadlessScreenshot.h"
@@ -63,11 +63,11 @@ int64_t parseInt(const std::string& flag, const std::string& text, int64_t min, 
 WorkloadParams workloadParams(const CaptureArgs& a) {
   WorkloadParams p;
   bool known = false;
-  for (const auto& info : listWorkloads())
+  for (const auto& info : captureBackend().workloads())
     if (info.name == a.workload) p = info.defaults, known = true;
   if (!known) {
     std::string choices;
-    for (const auto& info : listWorkloads()) choices += (choices.empty() ? "" : ", ") + info.name;
+    for (const auto& info : captureBackend().workloads()) choices += (choices.empty() ? "" : ", ") + info.name;
     throw BadValue("--workload must be one of " + choices + ", got '" + a.workload + "'");
   }
   p.workload = a.workload;
@@ -169,7 +169,7 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
                                             "write the trace and print the analysis summary");
   auto a = std::make_shared<CaptureArgs>();
   std::string workloads;
-  for (const auto& info : listWorkloads()) workloads += (workloads.empty() ? "" : ", ") + info.name;
+  for (const auto& info : captureBackend().workloads()) workloads += (workloads.empty() ? "" : ", ") + info.name;
   cmd->add_option("--workload", a->workload, "Workload: " + workloads)->capture_default_str();
   cmd->add_option("--variant", a->variant, "Workload variant (mlp: geglu or stacked)");
   cmd->add_option("--batch", a->batch, "Batch size (default: the workload's)")->type_name("INT");

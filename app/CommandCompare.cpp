@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/Commands.h"
-#include "profiling/Analysis.h"
-#include "profiling/ChromeTraceImport.h"
-#include "profiling/TraceCompare.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/TraceCompare.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/TeachingPictures.h"

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "app/Commands.h"
-#include "profiling/AtomicFile.h"
-#include "profiling/ChromeTraceExport.h"
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/trace/AtomicFile.h"
+#include "profiling/trace/ChromeTraceExport.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 namespace fuselab {
 

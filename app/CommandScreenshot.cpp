@@ -10,7 +10,7 @@
 
 #include "app/Commands.h"
 #include "app/TimeRangeArg.h"
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/GlfwWindow.h"

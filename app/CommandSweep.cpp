@@ -12,9 +12,9 @@
 
 #include "app/Commands.h"
 #include "app/Sweep.h"
-#include "kernels/WorkloadRegistry.h"
-#include "profiling/AtomicFile.h"
-#include "profiling/DurationText.h"
+#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/trace/AtomicFile.h"
+#include "profiling/trace/DurationText.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/TeachingPictures.h"
@@ -53,7 +53,7 @@ int runSweepCommand(const SweepArgs& a) {
   SweepOptions o;
   try {
     bool known = false;
-    for (const auto& info : listWorkloads())
+    for (const auto& info : captureBackend().workloads())
       if (info.name == a.workload) o.base = info.defaults, known = true;
     if (!known) throw SweepError("--workload: unknown workload '" + a.workload + "'");
     o.base.workload = a.workload;

@@ -16,11 +16,11 @@
 #include "app/Commands.h"
 #include "app/TutorialPresets.h"
 #include "app/WorkloadCapture.h"
-#include "profiling/Analysis.h"
-#include "profiling/ChromeTraceExport.h"
-#include "profiling/ChromeTraceImport.h"
-#include "profiling/DurationText.h"
-#include "profiling/Expectations.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/Expectations.h"
+#include "profiling/trace/ChromeTraceExport.h"
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/DurationText.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/TeachingPictures.h"

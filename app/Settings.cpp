@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "profiling/AtomicFile.h"
+#include "profiling/trace/AtomicFile.h"
 
 namespace fuselab {
 

@@ -8,9 +8,10 @@
 #include <memory>
 
 #include "app/WorkloadCapture.h"
-#include "profiling/Analysis.h"
-#include "profiling/AtomicFile.h"
-#include "profiling/DurationText.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/trace/AtomicFile.h"
+#include "profiling/trace/DurationText.h"
 
 namespace fuselab {
 
@@ -81,7 +82,7 @@ void captureFigures(Workload& w, const SweepOptions& o, SweepPoint& point) {
   co.steps = o.capture_steps;
   co.gpu = o.base.device == Device::Cuda;
   try {
-    CaptureResult c = runCapture(captureTarget(w), co, nullptr);
+    CaptureResult c = captureBackend().capture(captureTarget(w), co, nullptr);
     for (const auto& m : c.messages) point.note += (point.note.empty() ? "" : "; ") + m;
     if (c.cancelled) return;
     const TraceAnalysis a = analyzeTrace(c.trace);
@@ -147,7 +148,7 @@ WorkloadParams sweepParams(const SweepOptions& o, const std::string& variant, in
   if (base != "mlp" && base != "fused_mlp" && base != "linear")
     throw SweepError("the sweep varies the token count, and '" + base +
                      "' has none: use mlp or linear (fused_mlp runs as the 'fused' variant of mlp)");
-  const auto all = listWorkloads();
+  const auto all = captureBackend().workloads();
   auto find = [&](const std::string& name) -> const WorkloadInfo* {
     for (const auto& w : all)
       if (w.name == name) return &w;
@@ -255,7 +256,7 @@ SweepResult runSweep(const SweepOptions& o, SweepProgress* progress) {
       point.tokens = tokens;
       try {
         const WorkloadParams params = sweepParams(o, s.variant, tokens, nullptr);
-        std::unique_ptr<Workload> w = makeWorkload(params);
+        std::unique_ptr<Workload> w = captureBackend().makeWorkload(params);
         if (!timeForwards(*w, o, progress, point)) break;
         captureFigures(*w, o, point);
         point.ok = true;

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/Workload.h"
-#include "profiling/Capture.h"
+#include "profiling/capture_api/CaptureTypes.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 

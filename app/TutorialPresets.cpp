@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "kernels/WorkloadRegistry.h"
-#include "profiling/ExpectationsJson.h"
+#include "profiling/analysis/ExpectationsJson.h"
+#include "profiling/capture_api/CaptureBackend.h"
 
 namespace fuselab {
 
@@ -84,7 +84,7 @@ void readRun(const nlohmann::json& run, const std::string& src, TutorialPreset& 
   r.onlyKeys({"workload", "variant", "batch", "seq", "dim", "hidden", "out", "dtype", "graph", "warmup", "steps"},
              "run.");
   const std::string workload = r.text("workload", "run.workload");
-  const auto all = listWorkloads();
+  const auto all = captureBackend().workloads();
   const WorkloadInfo* info = findWorkload(all, workload);
   if (!info) {
     std::string names;

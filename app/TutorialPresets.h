@@ -12,7 +12,7 @@
 //    "compare_with": [{"step": 10}],
 //    "expectations": [{"kind": "kernels_per_step", "min": 5, "max": 6, "text": "..."}]}
 // In "run", workload/warmup/steps are required; sizes left out take the
-// workload's defaults (listWorkloads()).
+// workload's defaults (captureBackend().workloads()).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/Workload.h"
-#include "profiling/Capture.h"
-#include "profiling/Expectations.h"
+#include "profiling/analysis/Expectations.h"
+#include "profiling/capture_api/CaptureTypes.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 

@@ -1,4 +1,5 @@
 #include "app/WorkloadCapture.h"
+#include "profiling/capture_api/CaptureBackend.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +18,7 @@ std::string workloadParamsJson(const WorkloadParams& p) {
   j["workload"] = p.workload;
   std::string variant = p.variant;
   if (variant.empty())  // the workload's default, so the file says what ran
-    for (const auto& info : listWorkloads())
+    for (const auto& info : captureBackend().workloads())
       if (info.name == p.workload && !info.variants.empty()) variant = info.variants.front();
   j["variant"] = variant;
   j["batch"] = p.batch;
@@ -35,10 +36,10 @@ std::string workloadParamsJson(const WorkloadParams& p) {
 CaptureResult captureWorkload(const WorkloadParams& params, const CaptureOptions& options,
                               CaptureProgress* progress) {
   if (progress) progress->setPhase(0.0, "building " + params.workload);
-  std::unique_ptr<Workload> workload = makeWorkload(params);
+  std::unique_ptr<Workload> workload = captureBackend().makeWorkload(params);
   CaptureOptions opts = options;
   opts.gpu = options.gpu && params.device == Device::Cuda;
-  CaptureResult result = runCapture(captureTarget(*workload), opts, progress);
+  CaptureResult result = captureBackend().capture(captureTarget(*workload), opts, progress);
   if (!result.cancelled) {
     result.trace.meta.trace_name = workload->describe();
     result.trace.meta.extra_fields.emplace_back("fuselabWorkload", workloadParamsJson(params));

@@ -3,8 +3,8 @@
 // (which knows workloads) and profiling/ (which knows capturing).
 #pragma once
 
-#include "kernels/Workload.h"
-#include "profiling/Capture.h"
+#include "profiling/capture_api/CaptureTypes.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 

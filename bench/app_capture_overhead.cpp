@@ -52,13 +52,13 @@
 #include <vector>
 
 #include "app/WorkloadCapture.h"
-#include "kernels/Workload.h"
-#include "profiling/Capture.h"
+#include "kernels/WorkloadRegistry.h"
+#include "profiling/capture/Capture.h"
 #ifdef FUSELAB_HAVE_CUPTI
-#include "profiling/CuptiApiNames.h"
+#include "profiling/capture/CuptiApiNames.h"
 #endif
-#include "profiling/CuptiCollector.h"
-#include "profiling/DispatchCollector.h"
+#include "profiling/capture/CuptiCollector.h"
+#include "profiling/capture/DispatchCollector.h"
 
 namespace {
 

@@ -30,7 +30,7 @@
 #include "kernels/FusedMlp.h"
 #include "kernels/FusedMlpKernels.h"
 #include "kernels/TorchWorkload.h"
-#include "kernels/Workload.h"
+#include "kernels/WorkloadRegistry.h"
 
 namespace fuselab {
 namespace {

@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "profiling/Analysis.h"
+#include "profiling/analysis/Analysis.h"
 #include "tests/ui/UiTestTraces.h"
 #include "ui/layout/DepthIndex.h"
 #include "ui/layout/EventFolding.h"

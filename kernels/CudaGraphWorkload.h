@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "kernels/Workload.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/Workload.h"
+#include "profiling/capture_api/Workload.h"
 
 #ifdef FUSELAB_HAVE_CUDA
 #include <ATen/cuda/CUDAContext.h>

@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "kernels/Workload.h"
 #include "kernels/WorkloadRegistry.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/Workload.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 

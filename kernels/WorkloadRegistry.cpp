@@ -37,12 +37,6 @@ std::string gib(double bytes) {
   return buf;
 }
 
-void checkRange(const char* name, int64_t value, int64_t max) {
-  if (value < SizeLimits::kMin || value > max)
-    throw WorkloadError(std::string(name) + " = " + std::to_string(value) + " is out of range: allowed " +
-                        std::to_string(SizeLimits::kMin) + " to " + std::to_string(max));
-}
-
 const WorkloadEntry& findEntry(const std::vector<WorkloadEntry>& all, const std::string& name) {
   for (const auto& e : all)
     if (e.info.name == name) return e;
@@ -87,14 +81,6 @@ void checkMemory(const WorkloadParams& p, const WorkloadEntry& e) {
 }
 
 }  // namespace
-
-void checkSizes(const WorkloadParams& p) {
-  checkRange("batch", p.batch, SizeLimits::kMaxBatch);
-  checkRange("seq", p.seq, SizeLimits::kMaxSeq);
-  checkRange("dim", p.dim, SizeLimits::kMaxDim);
-  checkRange("hidden", p.hidden, SizeLimits::kMaxHidden);
-  checkRange("out", p.out, SizeLimits::kMaxOut);
-}
 
 double availableBytes(Device device) {
   if (device == Device::Cuda) {

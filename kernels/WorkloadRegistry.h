@@ -6,8 +6,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
-#include "kernels/Workload.h"
+#include "profiling/capture_api/Workload.h"
 
 namespace fuselab {
 
@@ -22,25 +23,15 @@ struct WorkloadEntry {
   std::unique_ptr<Workload> (*make)(const WorkloadParams&) = nullptr;
 };
 
+std::vector<WorkloadInfo> listWorkloads();
+// Checks the parameters (sizes, dtype on the device, memory estimate) and
+// builds the workload. Throws WorkloadError with a message for people.
+std::unique_ptr<Workload> makeWorkload(const WorkloadParams& params);
+
 WorkloadEntry matmulAddEntry();  // MatmulAddWorkload.cpp
 WorkloadEntry linearEntry();     // LinearWorkload.cpp
 WorkloadEntry mlpEntry();        // MlpWorkload.cpp
 WorkloadEntry fusedMlpEntry();   // FusedMlpWorkload.cpp
-
-// Size limits checked by makeWorkload (inclusive). The memory check usually
-// rejects large shapes well before these.
-struct SizeLimits {
-  static constexpr int64_t kMin = 1;
-  static constexpr int64_t kMaxBatch = 1 << 20;
-  static constexpr int64_t kMaxSeq = 1 << 20;
-  static constexpr int64_t kMaxDim = 1 << 16;
-  static constexpr int64_t kMaxHidden = 1 << 18;
-  static constexpr int64_t kMaxOut = 1 << 16;
-};
-
-// Throws WorkloadError unless every size is within SizeLimits; the message
-// names the parameter, the value and the allowed range.
-void checkSizes(const WorkloadParams& params);
 
 // Bytes free for a new workload: on cuda, free device memory plus what
 // LibTorch's caching allocator holds but does not use; on the CPU, the

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "profiling/DurationText.h"
-#include "profiling/Expectations.h"
+#include "profiling/analysis/Expectations.h"
+#include "profiling/trace/DurationText.h"
 
 namespace fuselab::ui {
 

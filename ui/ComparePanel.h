@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
-#include "profiling/Analysis.h"
-#include "profiling/Trace.h"
-#include "profiling/TraceCompare.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/TraceCompare.h"
+#include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 #include "ui/TimelineView.h"
 

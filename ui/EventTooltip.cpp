@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "profiling/DurationText.h"
-#include "profiling/TraceArgs.h"
+#include "profiling/trace/DurationText.h"
+#include "profiling/trace/TraceArgs.h"
 #include "ui/layout/LaneLayout.h"
 
 namespace fuselab::ui {

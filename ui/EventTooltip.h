@@ -5,8 +5,8 @@
 
 #include <string_view>
 
-#include "profiling/Analysis.h"
-#include "profiling/Trace.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 
 namespace fuselab::ui {

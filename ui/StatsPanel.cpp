@@ -7,7 +7,7 @@
 #include <numeric>
 #include <string>
 
-#include "profiling/DurationText.h"
+#include "profiling/trace/DurationText.h"
 #include "ui/EventTooltip.h"
 #include "ui/layout/EventNames.h"
 #include "ui/layout/LaneLayout.h"

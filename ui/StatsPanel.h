@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/Analysis.h"
-#include "profiling/Trace.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 #include "ui/TimelineView.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "profiling/DurationText.h"
+#include "profiling/trace/DurationText.h"
 #include "ui/layout/LogAxis.h"
 
 namespace fuselab::ui {

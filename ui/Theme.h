@@ -8,8 +8,8 @@
 #include <optional>
 #include <string_view>
 
-#include "profiling/Analysis.h"
-#include "profiling/Trace.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab::ui {
 

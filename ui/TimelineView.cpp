@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "profiling/DurationText.h"
+#include "profiling/trace/DurationText.h"
 #include "ui/EventTooltip.h"
 #include "ui/layout/EventNames.h"
 

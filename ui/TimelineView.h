@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "profiling/Analysis.h"
-#include "profiling/Trace.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 #include "ui/layout/DepthIndex.h"
 #include "ui/layout/EventFolding.h"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "profiling/Expectations.h"
-#include "profiling/Trace.h"
+#include "profiling/analysis/Expectations.h"
+#include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 #include "ui/TimelineView.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/Workload.h"  // the plain parameter structs only (no LibTorch)
+#include "profiling/capture_api/WorkloadParams.h"
 #include "ui/Theme.h"
 
 namespace fuselab::ui {

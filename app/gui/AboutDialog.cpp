@@ -1,4 +1,5 @@
 #include "app/gui/AboutDialog.h"
+#include "profiling/capture_api/CaptureBackend.h"
 
 #include <glad/gl.h>
 #include <imgui.h>
@@ -22,7 +23,7 @@ std::string glString(GLenum name) {
 
 void AboutDialog::draw() {
   if (open_requested_) {
-    if (!info_) info_ = systemInfo();
+    if (!info_) info_ = captureBackend().systemInfo();
     ImGui::OpenPopup("About fuselab");
     open_requested_ = false;
   }

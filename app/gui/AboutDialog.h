@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "profiling/SystemInfo.h"
+#include "profiling/capture_api/SystemInfo.h"
 
 namespace fuselab {
 

@@ -6,7 +6,7 @@
 #include <exception>
 #include <filesystem>
 
-#include "profiling/ChromeTraceExport.h"
+#include "profiling/trace/ChromeTraceExport.h"
 
 namespace fuselab {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "profiling/Trace.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab {
 

@@ -11,7 +11,7 @@
 
 #include "app/gui/Screenshot.h"
 #include "app/gui/ScreenshotRequest.h"
-#include "profiling/Trace.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab {
 

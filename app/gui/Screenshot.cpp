@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "profiling/AtomicFile.h"
+#include "profiling/trace/AtomicFile.h"
 
 namespace fuselab {
 

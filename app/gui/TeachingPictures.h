@@ -12,9 +12,9 @@
 
 #include "app/Sweep.h"
 #include "app/TutorialPresets.h"
-#include "profiling/Analysis.h"
-#include "profiling/Expectations.h"
-#include "profiling/Trace.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/Expectations.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab {
 

@@ -4,7 +4,7 @@
 #include <exception>
 #include <filesystem>
 
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 namespace fuselab {
 

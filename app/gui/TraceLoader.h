@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "profiling/Analysis.h"
-#include "profiling/Trace.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab {
 

@@ -1,13 +1,12 @@
 #include "app/gui/Workbench.h"
 
-#include <ATen/Context.h>
-
 #include "app/gui/Workspace.h"
+#include "profiling/capture_api/CaptureBackend.h"
 
 namespace fuselab {
 
-Workbench::Workbench(Workspace& workspace) : ws_(workspace), panel_(listWorkloads()) {
-  status_.gpu_available = at::hasCUDA();
+Workbench::Workbench(Workspace& workspace) : ws_(workspace), panel_(captureBackend().workloads()) {
+  status_.gpu_available = captureBackend().gpuAvailable();
   if (!status_.gpu_available) panel_.setDevice(Device::Cpu);
   ws_.setWorkbenchPanel("Workbench", [this] { draw(); });
 }

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "app/gui/MainMenu.h"
-#include "profiling/DurationText.h"
+#include "profiling/trace/DurationText.h"
 #include "ui/layout/LaneLayout.h"
 
 namespace fuselab {

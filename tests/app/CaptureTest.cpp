@@ -10,13 +10,13 @@
 #include "app/CaptureWorker.h"
 #include "app/Commands.h"
 #include "app/WorkloadCapture.h"
-#include "kernels/Workload.h"
-#include "profiling/Capture.h"
-#include "profiling/DispatchCollector.h"
+#include "kernels/WorkloadRegistry.h"
+#include "profiling/capture/Capture.h"
+#include "profiling/capture/DispatchCollector.h"
 #include "tests/app/CliRun.h"
 #include "tests/support/TestPaths.h"
 
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 #include <ATen/Context.h>
 

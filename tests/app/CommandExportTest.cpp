@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/Gzip.h"
 #include "tests/app/CliRun.h"
-#include "profiling/ChromeTraceImport.h"
-#include "profiling/Gzip.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {

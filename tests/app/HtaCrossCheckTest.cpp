@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "profiling/Analysis.h"
-#include "profiling/ChromeTraceExport.h"
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/trace/ChromeTraceExport.h"
+#include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {

@@ -10,7 +10,8 @@
 
 #include "app/AssetPaths.h"
 #include "app/TutorialPresets.h"
-#include "profiling/Expectations.h"
+#include "profiling/analysis/Expectations.h"
+#include "profiling/capture_api/CaptureBackend.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -50,7 +51,7 @@ TEST(TutorialPresets, TheLadderHasElevenStepsInOrder) {
 TEST(TutorialPresets, EveryFileNamesAnExistingWorkloadVariantAndKnownKinds) {
   std::set<std::string> kinds;
   for (ExpectationKind k : allExpectationKinds()) kinds.insert(std::string(expectationKindName(k)));
-  const auto workloads = listWorkloads();
+  const auto workloads = captureBackend().workloads();
   for (const auto& file : presetFiles()) {
     SCOPED_TRACE(file.filename().string());
     const nlohmann::json doc = readJson(file);  // independent of the loader

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "tests/profiling/TraceImportOracle.h"
+#include "tests/profiling/analysis/TraceImportOracle.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (auto finding = fuselab::test::checkTraceImport(std::string(reinterpret_cast<const char*>(data), size))) {

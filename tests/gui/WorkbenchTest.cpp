@@ -7,7 +7,7 @@
 #include "app/gui/Screenshot.h"
 #include "app/gui/Workbench.h"
 #include "app/gui/Workspace.h"
-#include "profiling/Analysis.h"
+#include "profiling/analysis/Analysis.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {

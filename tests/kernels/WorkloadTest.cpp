@@ -14,7 +14,7 @@
 #include <algorithm>
 
 #include "kernels/TorchWorkload.h"
-#include "kernels/Workload.h"
+#include "kernels/WorkloadRegistry.h"
 #include "kernels/WorkloadRegistry.h"
 
 namespace fuselab {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "profiling/Trace.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab::test {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "profiling/Trace.h"
+#include "profiling/trace/Trace.h"
 #include "tests/support/AddEvent.h"
 
 namespace fuselab::test {

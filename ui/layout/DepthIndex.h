@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/Trace.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab::ui {
 

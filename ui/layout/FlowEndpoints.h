@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "profiling/Trace.h"
+#include "profiling/trace/Trace.h"
 #include "ui/layout/LaneLayout.h"
 #include "ui/layout/TimeAxis.h"
 

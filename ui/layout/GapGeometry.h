@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/Analysis.h"
+#include "profiling/analysis/Analysis.h"
 #include "ui/layout/LaneLayout.h"
 #include "ui/layout/TimeAxis.h"
 

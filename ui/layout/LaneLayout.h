@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/Trace.h"
+#include "profiling/trace/Trace.h"
 
 namespace fuselab::ui {
 

@@ -12,10 +12,10 @@
 #include <set>
 
 #include "app/WorkloadCapture.h"
-#include "kernels/Workload.h"
+#include "kernels/WorkloadRegistry.h"
 
-#include "profiling/ChromeTraceExport.h"
-#include "profiling/ChromeTraceImport.h"
+#include "profiling/trace/ChromeTraceExport.h"
+#include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {

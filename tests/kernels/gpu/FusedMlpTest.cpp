@@ -37,7 +37,7 @@
 #include "kernels/FusedMlpKernels.h"
 #include "kernels/FusedMlpSmallMOnePass.h"
 #include "kernels/TorchWorkload.h"
-#include "kernels/Workload.h"
+#include "kernels/WorkloadRegistry.h"
 
 namespace fuselab {
 namespace {

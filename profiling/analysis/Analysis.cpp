@@ -1,0 +1,32 @@
+// analyzeTrace: every analysis of Analysis.h over one trace.
+#include "profiling/analysis/Analysis.h"
+
+#include <algorithm>
+
+namespace fuselab {
+
+TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
+  TraceAnalysis a;
+  a.options = options;
+  a.options.gap_threshold_ns = std::clamp(options.gap_threshold_ns, AnalysisOptions::kMinGapThresholdNs,
+                                          AnalysisOptions::kMaxGapThresholdNs);
+  a.scope = findAnalysisScope(trace);
+  for (EventRef r : a.scope.gpu_ops)
+    if (trace.tracks[r.track].category[r.index] == Category::Kernel) ++a.kernel_count;
+  a.gpu_op_count = a.scope.gpu_ops.size();
+
+  a.gaps = findGpuGaps(trace, a.scope, a.options);
+  a.idle = summarizeIdle(a.gaps);
+  a.idle_per_stream = summarizeIdlePerStream(trace, a.gaps);
+  a.launch_delays = computeLaunchDelays(trace);
+  a.launch_delay_summary = summarizeLaunchDelays(a.launch_delays);
+  a.utilization = computeUtilization(trace, a.scope);
+  a.steps = computeSteps(trace);
+  a.kernels = kernelTable(trace, a.scope);
+  a.cpu_ops = cpuOpTable(trace);
+  a.verdict = decideVerdict(a.utilization, a.idle, a.gpu_op_count);
+  a.diagnostics = findDiagnostics(trace, a.steps);
+  return a;
+}
+
+}  // namespace fuselab

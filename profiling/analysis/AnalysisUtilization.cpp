@@ -1,0 +1,43 @@
+// GPU utilization: the union of in-scope GPU op intervals (all streams and
+// devices) over the span of the captured steps.
+#include <algorithm>
+
+#include "profiling/analysis/Analysis.h"
+
+namespace fuselab {
+
+int64_t unionLengthNs(std::vector<std::pair<int64_t, int64_t>> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  int64_t total = 0;
+  bool open = false;
+  int64_t cur_start = 0, cur_end = 0;
+  for (const auto& [s, e] : intervals) {
+    if (e <= s) continue;
+    if (open && s <= cur_end) {
+      cur_end = std::max(cur_end, e);
+      continue;
+    }
+    if (open) total += cur_end - cur_start;
+    cur_start = s, cur_end = e, open = true;
+  }
+  if (open) total += cur_end - cur_start;
+  return total;
+}
+
+Utilization computeUtilization(const Trace& trace, const AnalysisScope& scope) {
+  std::vector<std::pair<int64_t, int64_t>> intervals;
+  intervals.reserve(scope.gpu_ops.size());
+  for (EventRef r : scope.gpu_ops) {
+    const Track& t = trace.tracks[r.track];
+    int64_t s = std::max(t.start_ns[r.index], scope.start_ns);
+    int64_t e = std::min(t.end_ns(r.index), scope.end_ns);
+    if (e > s) intervals.emplace_back(s, e);
+  }
+  Utilization u;
+  u.busy_ns = unionLengthNs(std::move(intervals));
+  u.span_ns = std::max<int64_t>(0, scope.spanNs());
+  u.fraction = u.span_ns > 0 ? double(u.busy_ns) / double(u.span_ns) : 0.0;
+  return u;
+}
+
+}  // namespace fuselab

@@ -1,0 +1,82 @@
+// What one live capture needs (the forward to record, options) and what it
+// returns (a Trace and notes for people), plus the progress a watcher (the
+// window) reads. Plain C++: the app and the UI use these without LibTorch;
+// capture/ (Capture.h) does the recording.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "profiling/trace/Trace.h"
+
+namespace fuselab {
+
+// Where the records of CUDA runtime/driver calls come from. Kernels, copies,
+// memsets and syncs always come from the activity API.
+enum class CuptiApiSource {
+  // CUPTI's callback API, switched on only for the calls fuselab keeps (see
+  // CuptiApiCallbacks.h). The default: on the H100 (CUDA 13.0) CUPTI's share
+  // of the capture overhead was 1.08x against 1.12-1.13x with the activity
+  // kinds (bench/app_capture_overhead), with the same trace.
+  Callbacks,
+  // The RUNTIME and DRIVER activity kinds, noise switched off call by call
+  // (what LibTorch's Kineto does). CUPTI still intercepts every CUDA call.
+  ActivityKinds,
+};
+
+struct CaptureTarget {
+  std::string region_label;           // the user scope around each forward ("mlp_fwd")
+  std::function<void()> forward;      // enqueues one forward
+  std::function<void()> synchronize;  // waits for the device
+};
+
+struct CaptureOptions {
+  int warmup = 3;              // forwards before recording, then synchronize
+  int steps = 3;               // recorded steps, each "ProfilerStep#k" around one forward
+  bool record_shapes = true;   // "Input Dims" of each op
+  bool gpu = true;             // use CUPTI when available
+  bool cupti_driver_api = false;  // every CUDA driver call, not only launches
+  CuptiApiSource cupti_api_source = CuptiApiSource::Callbacks;  // how CUDA calls are recorded
+};
+
+// Shared between the capturing thread and a watcher (the GUI): the watcher
+// sets `cancel`, the capture reports how far it is.
+struct CaptureProgress {
+  std::atomic<bool> cancel{false};  // checked before each warmup forward and each step
+  std::atomic<double> fraction{0.0};
+
+  void setPhase(double done, std::string text);
+  std::string phase() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::string phase_;
+};
+
+struct CaptureResult {
+  Trace trace;  // finalized; empty when cancelled
+  // For people: CPU-only fallback, dropped records, cancellation.
+  std::vector<std::string> messages;
+  bool cancelled = false;
+  bool gpu_captured = false;   // CUPTI recorded this run
+  int steps_done = 0;
+  int64_t steps_wall_ns = 0;   // from the first step to the end of the final synchronize
+  uint64_t cpu_dropped = 0;    // dispatch events past the buffers
+  uint64_t gpu_dropped = 0;    // CUPTI records lost
+};
+
+class CaptureError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Name of recorded step k, as torch.profiler spells it: "ProfilerStep#k".
+// Steps are numbered by iteration, warmup forwards included.
+std::string profilerStepName(int iteration);
+
+}  // namespace fuselab

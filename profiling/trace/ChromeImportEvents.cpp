@@ -1,0 +1,233 @@
+// Interpreting one element read from traceEvents (commitEvent): its category,
+// times and track; B/E pairing; flow ends, metadata and raw events kept for later.
+#include <charconv>
+#include <cstdio>
+#include <string>
+#include <tuple>
+
+#include "profiling/trace/ChromeTraceImporter.h"
+#include "profiling/trace/DecimalTime.h"
+
+namespace fuselab::chrome_import {
+
+namespace {
+
+// A GPU track's device and stream: the smallest that its GPU work's args name,
+// so that they do not depend on the order of the events in the file (an export
+// writes them sorted by time, and a re-import must find the same).
+void notePlacement(Track& t, Category category, int64_t device, int64_t stream) {
+  if (!isGpuWork(category)) return;
+  if (device >= 0 && (t.device < 0 || device < t.device)) t.device = static_cast<int>(device);
+  if (stream >= 0 && (t.stream < 0 || stream < t.stream)) t.stream = stream;
+}
+
+}  // namespace
+
+Category Importer::categoryOf(uint32_t cat_id) {
+  if (cat_id >= category_cache_.size()) category_cache_.resize(cat_id + 64, -1);
+  int8_t& c = category_cache_[cat_id];
+  if (c < 0) c = static_cast<int8_t>(categoryFromName(trace_.strings.get(cat_id)));
+  return static_cast<Category>(c);
+}
+
+int64_t Importer::timeField(const EventFields& f, const Token& t, const char* name, bool required) {
+  if (!t.present) {
+    if (required) eventError(f, std::string("has no '") + name + "'");
+    return 0;
+  }
+  if (t.type != json_type::number)
+    eventError(f, std::string("'") + name + "' is " + std::string(typeName(t.type)) + ", expected a number");
+  int64_t ns = 0;
+  switch (parseScaledDecimal(t.text, 3, ns)) {
+    case DecimalParse::Ok: return ns;
+    case DecimalParse::Negative: eventError(f, std::string("'") + name + "' is negative (" + std::string(t.text) + ")");
+    case DecimalParse::OutOfRange:
+      eventError(f, std::string("'") + name + "' is out of range (" + std::string(t.text) + " us)");
+    case DecimalParse::NotANumber: eventError(f, std::string("'") + name + "' is not a number");
+  }
+  return 0;
+}
+
+std::pair<uint32_t, uint32_t> Importer::tokenIds(const EventFields& f) {
+  auto checkId = [&](const Token& t, const char* name) {
+    if (!t.present) eventError(f, std::string("has no '") + name + "'");
+    if (t.type != json_type::number && t.type != json_type::string)
+      eventError(f, std::string("'") + name + "' is " + std::string(typeName(t.type)) + ", expected a number or a string");
+  };
+  checkId(f.pid, "pid");
+  checkId(f.tid, "tid");
+  // The token text as it appears in JSON: numbers raw, strings quoted.
+  auto tokenText = [](const Token& t, std::string& store) -> std::string_view {
+    if (t.type == json_type::number) return t.text;
+    store.assign(1, '"');
+    for (char c : t.text) {
+      if (c == '"' || c == '\\') store.push_back('\\');
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char esc[8];
+        std::snprintf(esc, sizeof(esc), "\\u%04x", c);
+        store.append(esc);
+        continue;
+      }
+      store.push_back(c);
+    }
+    store.push_back('"');
+    return store;
+  };
+  std::string pid_store, tid_store;
+  std::string_view pid = tokenText(f.pid, pid_store);
+  std::string_view tid = tokenText(f.tid, tid_store);
+  if (have_last_ids_ && pid == last_pid_store_ && tid == last_tid_store_) return last_ids_;
+  last_ids_ = {trace_.strings.intern(pid), trace_.strings.intern(tid)};
+  last_pid_store_.assign(pid);
+  last_tid_store_.assign(tid);
+  have_last_ids_ = true;
+  return last_ids_;
+}
+
+uint32_t Importer::trackOf(const EventFields& f) {
+  auto [pid_id, tid_id] = tokenIds(f);
+  uint64_t key = (uint64_t(pid_id) << 32) | tid_id;
+  if (last_track_ != UINT32_MAX && key == last_track_key_) return last_track_;
+  uint32_t track;
+  if (auto it = track_by_tokens_.find(key); it != track_by_tokens_.end()) {
+    track = it->second;
+  } else {
+    track = trace_.trackFor(trace_.strings.get(pid_id), trace_.strings.get(tid_id));
+    track_by_tokens_.emplace(key, track);
+  }
+  last_track_key_ = key;
+  last_track_ = track;
+  return track;
+}
+
+void Importer::commitEvent(const EventFields& f) {
+  if (!f.ph.present) eventError(f, "has no 'ph' (phase)");
+  if (f.ph.type != json_type::string) eventError(f, "'ph' is " + std::string(typeName(f.ph.type)) + ", expected a string");
+  if (f.ph.text.empty()) eventError(f, "'ph' is empty");
+  if (f.name.present && f.name.type != json_type::string)
+    eventError(f, "'name' is " + std::string(typeName(f.name.type)) + ", expected a string");
+  if (f.cat.present && f.cat.type != json_type::string)
+    eventError(f, "'cat' is " + std::string(typeName(f.cat.type)) + ", expected a string");
+  if (f.args.present && f.args.type != json_type::object)
+    eventError(f, "'args' is " + std::string(typeName(f.args.type)) + ", expected an object");
+  char ph = f.ph.text.size() == 1 ? f.ph.text[0] : '?';
+  int64_t ts = timeField(f, f.ts, "ts", ph == 'X' || ph == 'B' || ph == 'E' || ph == 's' || ph == 'f');
+  auto keepRaw = [&] {
+    raw_pending_.push_back(RawPending{f.begin, f.end, ts, trace_.strings.intern(f.name.text), ph});
+  };
+
+  switch (ph) {
+    case 'X':
+    case 'B': {
+      int64_t dur = ph == 'X' ? timeField(f, f.dur, "dur", true) : 0;
+      if (ts > kMaxTimeNs - dur) eventError(f, "'ts' + 'dur' is out of range");
+      uint32_t track = trackOf(f);
+      Trace::NewEvent e;
+      e.start_ns = ts;
+      e.dur_ns = dur;
+      e.name_id = trace_.strings.intern(f.name.text);
+      e.cat_id = trace_.strings.intern(f.cat.text);
+      e.category = categoryOf(e.cat_id);
+      e.correlation = f.correlation;
+      e.external_id = f.external_id;
+      if (f.args.present) e.args = ArgsRef{f.args_begin, static_cast<uint32_t>(f.args_end - f.args_begin)};
+      if (f.has_extra) {
+        if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
+      }
+      if (ph == 'B') {
+        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, event_index_, f.device, f.stream});
+        return;
+      }
+      trace_.append(track, e);
+      notePlacement(trace_.tracks[track], e.category, f.device, f.stream);
+      return;
+    }
+    case 'E': {
+      uint32_t track = trackOf(f);
+      auto it = open_begins_.find(track);
+      if (it == open_begins_.end() || it->second.empty()) {
+        ++unmatched_end_;
+        keepRaw();
+        return;
+      }
+      PendingBegin b = it->second.back();
+      it->second.pop_back();
+      if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
+      b.ev.dur_ns = ts - b.ev.start_ns;
+      if (b.ev.args.length == 0 && f.args.present) {  // the event keeps the "E"'s args, and their placement
+        b.ev.args = ArgsRef{f.args_begin, static_cast<uint32_t>(f.args_end - f.args_begin)};
+        b.device = f.device;
+        b.stream = f.stream;
+      }
+      trace_.append(track, b.ev);
+      notePlacement(trace_.tracks[track], b.ev.category, b.device, b.stream);
+      return;
+    }
+    case 's':
+    case 'f': {
+      uint64_t id = 0;
+      bool usable_id = f.id.present && f.id.type == json_type::number && !f.has_id2;
+      if (usable_id) {
+        auto [p, ec] = std::from_chars(f.id.text.data(), f.id.text.data() + f.id.text.size(), id);
+        usable_id = ec == std::errc() && p == f.id.text.data() + f.id.text.size();
+      }
+      if (!usable_id) {
+        ++unsupported_flow_ids_;
+        keepRaw();
+        return;
+      }
+      FlowEnd end;
+      end.phase = ph;
+      end.enclosing = ph == 's' || (f.bp.present && f.bp.type == json_type::string && f.bp.text == "e");
+      end.name_is_ac2g = f.name.text == "ac2g";
+      end.cat_id = trace_.strings.intern(f.cat.text);
+      end.name_id = trace_.strings.intern(f.name.text);
+      end.id = id;
+      std::tie(end.pid_id, end.tid_id) = tokenIds(f);
+      end.ts = ts;
+      end.begin = f.begin;
+      end.end = f.end;
+      flow_ends_.push_back(end);
+      return;
+    }
+    case 'M': {
+      std::string_view n = f.name.text;
+      MetaRecord m{};
+      bool known = true;
+      if (n == "process_name" && f.meta_name.present) {
+        m.kind = MetaRecord::ProcessName;
+        m.text_id = trace_.strings.intern(f.meta_name.text);
+      } else if (n == "thread_name" && f.meta_name.present) {
+        m.kind = MetaRecord::ThreadName;
+        m.text_id = trace_.strings.intern(f.meta_name.text);
+      } else if (n == "process_labels" && f.meta_labels.present) {
+        m.kind = MetaRecord::ProcessLabels;
+        m.text_id = trace_.strings.intern(f.meta_labels.text);
+      } else if (n == "process_sort_index" && f.meta_sort_index) {
+        m.kind = MetaRecord::ProcessSort;
+        m.number = *f.meta_sort_index;
+      } else if (n == "thread_sort_index" && f.meta_sort_index) {
+        m.kind = MetaRecord::ThreadSort;
+        m.number = *f.meta_sort_index;
+      } else {
+        known = false;
+      }
+      if (!known) {
+        keepRaw();
+        return;
+      }
+      std::tie(m.pid_id, m.tid_id) = tokenIds(f);
+      m.name_id = trace_.strings.intern(n);
+      m.begin = f.begin;
+      m.end = f.end;
+      m.ts = ts;
+      meta_records_.push_back(m);
+      return;
+    }
+    default:
+      keepRaw();
+      return;
+  }
+}
+
+}  // namespace fuselab::chrome_import

@@ -1,0 +1,192 @@
+// After the last window: base time, unended "B"s, metadata, flow binding, raw
+// events in file order, and the warnings.
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "profiling/trace/ChromeTraceImporter.h"
+
+namespace fuselab::chrome_import {
+
+std::optional<uint32_t> Importer::enclosingEvent(const Track& t, int64_t ts, int64_t longest) const {
+  // Innermost event containing ts: the latest-starting one (ties: the
+  // shorter, which sorts later).
+  auto it = std::upper_bound(t.start_ns.begin(), t.start_ns.end(), ts);
+  size_t i = size_t(it - t.start_ns.begin());
+  while (i > 0) {
+    --i;
+    if (t.start_ns[i] < ts - longest) break;  // nothing earlier reaches ts
+    if (ts < t.start_ns[i] + t.dur_ns[i] || (t.dur_ns[i] == 0 && ts == t.start_ns[i])) return static_cast<uint32_t>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Importer::nextEvent(const Track& t, int64_t ts) const {
+  auto it = std::lower_bound(t.start_ns.begin(), t.start_ns.end(), ts);
+  if (it == t.start_ns.end()) return std::nullopt;
+  return static_cast<uint32_t>(it - t.start_ns.begin());
+}
+
+void Importer::bindFlows(int64_t base) {
+  std::vector<int64_t> longest(trace_.tracks.size(), 0);
+  for (size_t ti = 0; ti < trace_.tracks.size(); ++ti)
+    for (int64_t d : trace_.tracks[ti].dur_ns) longest[ti] = std::max(longest[ti], d);
+  std::optional<uint32_t> ac2g = trace_.strings.find("ac2g");
+  size_t dangling = 0;
+  auto keepRaw = [&](const FlowEnd& e) {
+    raw_pending_.push_back(RawPending{e.begin, e.end, e.ts, e.name_id, e.phase});
+  };
+  struct Bound {
+    const FlowEnd* end;
+    EventRef event;
+  };
+  // Ends the exporter would not re-create from the correlation column, per
+  // (category, id) in file order; the k-th 's' pairs with the k-th 'f'.
+  std::map<std::pair<uint32_t, uint64_t>, std::pair<std::vector<Bound>, std::vector<Bound>>> by_key;
+  // (phase, id, event) of the launch flow ends already recognised.
+  std::set<std::tuple<char, uint64_t, uint32_t, uint32_t>> launch_ends_seen;
+  auto isLaunchFlowEnd = [&](const FlowEnd& e, uint32_t track, int64_t ts) {
+    // Launch -> GPU op flows are written by the exporter from the correlation
+    // column: one 's' at the launch call's start, one 'f' ("bp":"e") at each
+    // GPU op's start. Those are not stored as flows. Only one end per place
+    // is the exporter's: a second identical one belongs to a stored flow.
+    if (!ac2g || e.cat_id != *ac2g || !e.name_is_ac2g || e.id > uint64_t(std::numeric_limits<int64_t>::max()))
+      return false;
+    const LaunchLink* link = trace_.launchFor(static_cast<int64_t>(e.id));
+    if (!link || !link->launch || link->gpu_ops.empty()) return false;
+    auto at = [&](EventRef r) { return r.track == track && trace_.tracks[r.track].start_ns[r.index] == ts; };
+    auto firstAt = [&](EventRef r) { return launch_ends_seen.emplace(e.phase, e.id, r.track, r.index).second; };
+    if (e.phase == 's') return at(*link->launch) && firstAt(*link->launch);
+    if (!e.enclosing) return false;
+    // GPU ops of one launch may start at the same time on one stream.
+    return std::any_of(link->gpu_ops.begin(), link->gpu_ops.end(), [&](EventRef r) { return at(r) && firstAt(r); });
+  };
+  for (const FlowEnd& e : flow_ends_) {
+    int64_t ts = e.ts + base;
+    auto track = track_by_tokens_.find((uint64_t(e.pid_id) << 32) | e.tid_id);
+    if (track != track_by_tokens_.end() && isLaunchFlowEnd(e, track->second, ts)) continue;
+    std::optional<uint32_t> index;
+    if (track != track_by_tokens_.end()) {
+      const Track& t = trace_.tracks[track->second];
+      index = e.enclosing ? enclosingEvent(t, ts, longest[track->second]) : nextEvent(t, ts);
+    }
+    if (!index) {
+      ++dangling;
+      keepRaw(e);
+      continue;
+    }
+    EventRef ref{track->second, *index};
+    auto& lists = by_key[{e.cat_id, e.id}];
+    (e.phase == 's' ? lists.first : lists.second).push_back(Bound{&e, ref});
+  }
+  std::vector<std::pair<size_t, Flow>> flows;
+  for (auto& [key, lists] : by_key) {
+    auto& [starts, finishes] = lists;
+    size_t pairs = std::min(starts.size(), finishes.size());
+    for (size_t k = 0; k < pairs; ++k) {
+      Flow flow;
+      flow.id = key.second;
+      flow.cat_id = key.first;
+      flow.name_id = starts[k].end->name_id;
+      flow.from = starts[k].event;
+      flow.to = finishes[k].event;
+      flow.from_ts_ns = starts[k].end->ts + base;
+      // A next-slice binding is re-expressed as the event's start.
+      flow.to_ts_ns = finishes[k].end->enclosing ? finishes[k].end->ts + base : -1;
+      flows.emplace_back(starts[k].end->begin, flow);
+    }
+    for (size_t k = pairs; k < starts.size(); ++k) keepRaw(*starts[k].end);
+    for (size_t k = pairs; k < finishes.size(); ++k) keepRaw(*finishes[k].end);
+  }
+  std::sort(flows.begin(), flows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  trace_.flows.reserve(flows.size());
+  for (auto& [pos, flow] : flows) trace_.flows.push_back(flow);
+  if (dangling)
+    trace_.meta.warnings.push_back(std::to_string(dangling) +
+                                   " flow events point at no event on their thread (kept as raw events)");
+}
+
+void Importer::finish() {
+  int64_t base = base_ns_.value_or(0);
+  trace_.meta.base_time_ns = base;
+  int64_t max_relative = std::numeric_limits<int64_t>::max() - base;
+  for (Track& t : trace_.tracks) {
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t.start_ns[i] > max_relative - t.dur_ns[i])
+        throw SemanticError{"an event ends past the largest representable time once baseTimeNanoseconds is added", 0};
+      t.start_ns[i] += base;
+    }
+  }
+
+  // "B" never ended.
+  for (auto& [track, stack] : open_begins_) {
+    for (const PendingBegin& b : stack) {
+      ++unmatched_begin_;
+      raw_pending_.push_back(RawPending{b.begin, b.end, b.ev.start_ns, b.ev.name_id, 'B'});
+    }
+  }
+
+  // Metadata: per process (all tracks of the pid) or per thread.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> tracks_of_pid;
+  for (uint32_t i = 0; i < trace_.tracks.size(); ++i)
+    if (trace_.tracks[i].size() > 0) tracks_of_pid[trace_.tracks[i].pid_id].push_back(i);
+  for (const MetaRecord& m : meta_records_) {
+    bool process_level = m.kind == MetaRecord::ProcessName || m.kind == MetaRecord::ProcessLabels ||
+                         m.kind == MetaRecord::ProcessSort;
+    std::vector<uint32_t> targets;
+    if (process_level) {
+      if (auto it = tracks_of_pid.find(m.pid_id); it != tracks_of_pid.end()) targets = it->second;
+    } else if (auto it = track_by_tokens_.find((uint64_t(m.pid_id) << 32) | m.tid_id); it != track_by_tokens_.end()) {
+      if (trace_.tracks[it->second].size() > 0) targets.push_back(it->second);
+    }
+    if (targets.empty()) {
+      // Metadata of a process or thread with no events: kept verbatim.
+      raw_pending_.push_back(RawPending{m.begin, m.end, m.ts, m.name_id, 'M'});
+      continue;
+    }
+    for (uint32_t ti : targets) {
+      Track& t = trace_.tracks[ti];
+      switch (m.kind) {
+        case MetaRecord::ProcessName: t.process_name_id = m.text_id; break;
+        case MetaRecord::ProcessLabels: t.process_labels_id = m.text_id; break;
+        case MetaRecord::ProcessSort: t.process_sort_index = m.number; break;
+        case MetaRecord::ThreadName: t.thread_name_id = m.text_id; break;
+        case MetaRecord::ThreadSort: t.thread_sort_index = m.number; break;
+      }
+    }
+  }
+  for (Track& t : trace_.tracks) t.sort_index = t.thread_sort_index.value_or(t.process_sort_index.value_or(0));
+
+  trace_.finalize();
+  bindFlows(base);
+
+  // Raw events in file order (export writes them back in this order).
+  std::sort(raw_pending_.begin(), raw_pending_.end(), [](const RawPending& a, const RawPending& b) { return a.begin < b.begin; });
+  trace_.raw_events.reserve(raw_pending_.size());
+  for (const RawPending& r : raw_pending_) {
+    RawEvent raw;
+    raw.json.assign(*buf_, r.begin, r.end - r.begin);
+    raw.ts_ns = r.ts <= max_relative ? r.ts + base : r.ts;
+    raw.name_id = r.name_id;
+    raw.phase = r.phase;
+    trace_.raw_events.push_back(std::move(raw));
+  }
+
+  if (unmatched_begin_)
+    trace_.meta.warnings.push_back(std::to_string(unmatched_begin_) + " 'B' events have no matching 'E' (kept as raw events)");
+  if (unmatched_end_)
+    trace_.meta.warnings.push_back(std::to_string(unmatched_end_) + " 'E' events have no matching 'B' (kept as raw events)");
+  if (unsupported_flow_ids_)
+    trace_.meta.warnings.push_back(std::to_string(unsupported_flow_ids_) +
+                                   " flow events without a numeric 'id' (kept as raw events)");
+  if (extra_field_events_)
+    trace_.meta.warnings.push_back(std::to_string(extra_field_events_) + " events have fields fuselab does not keep (e.g. '" +
+                                   extra_field_example_ + "')");
+}
+
+}  // namespace fuselab::chrome_import

@@ -1,0 +1,229 @@
+// Internal to the Chrome trace importer (the public interface is
+// ChromeTraceImport.h): what its phases share. Include it nowhere else.
+//
+// The importer reads the file in windows (slices handed to simdjson as whole
+// documents), reads each traceEvents element's fields, commits it to the
+// trace, and after the last window binds flows and finishes the trace:
+//   ChromeTraceImport.cpp    the entry points (file or buffer, gunzip) and
+//                            Importer::run, which drives the windows
+//   ChromeImportReading.cpp  windows: cutting the file, parsing the top-level
+//                            object and the traceEvents array, syntax errors
+//   ChromeImportFields.cpp   one element's fields: tokens, validation, args,
+//                            the top-level fields other than traceEvents
+//   ChromeImportEvents.cpp   interpreting one element: categories, times,
+//                            tracks, B/E pairs, flow ends, metadata (commitEvent)
+//   ChromeImportFinish.cpp   after the last window: base time, metadata,
+//                            flow binding, raw events, warnings
+#pragma once
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/Trace.h"
+
+namespace fuselab::chrome_import {
+
+namespace od = simdjson::ondemand;
+using od::json_type;
+
+// "an array", "a number", ... for error messages (ChromeImportFields.cpp).
+std::string_view typeName(json_type t);
+
+inline bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Thrown for problems that are real whichever way the file was cut into
+// windows (everything except simdjson's own syntax errors).
+struct SemanticError {
+  std::string message;
+  size_t offset;
+};
+
+// One kept field value: its raw token and JSON type.
+struct Token {
+  std::string_view text;  // strings: the unescaped content; others: the raw token
+  json_type type = json_type::null;
+  bool present = false;
+};
+
+// What the reader keeps of one traceEvents element. Views point into the
+// window text or the parser's string buffer: valid until the next element.
+struct EventFields {
+  Token ph, name, cat, pid, tid, ts, dur, id, bp, args;
+  size_t begin = 0, end = 0;  // file offsets of the object text
+  size_t args_begin = 0, args_end = 0;
+  // From args (top level only).
+  int64_t correlation = -1, external_id = -1, device = -1, stream = -1;
+  std::optional<int64_t> meta_sort_index;
+  Token meta_name, meta_labels;
+  const char* close = nullptr;  // one past the closing brace, in the window text
+  std::string_view extra_key;  // first field fuselab does not keep (for X events)
+  bool has_extra = false;
+  bool has_id2 = false;
+};
+
+// Maps pointers in the current window's text back to offsets in the file.
+struct Window {
+  const char* text = nullptr;
+  size_t text_len = 0;
+  size_t prefix_len = 0;   // synthetic bytes before the copied file bytes
+  size_t file_begin = 0;   // file offset of the first copied byte
+  size_t file_end = 0;     // file offset one past the last copied byte
+  bool final = false;      // reaches the end of the file (no synthetic suffix)
+  bool continuation = false;  // starts with a dummy element
+
+  const char* copiedEnd() const { return text + prefix_len + (file_end - file_begin); }
+
+  size_t fileOffset(const char* p) const {
+    if (p < text + prefix_len) return file_begin;
+    size_t off = file_begin + size_t(p - text - prefix_len);
+    return std::min(off, file_end);
+  }
+};
+
+struct PendingBegin {  // a "B" waiting for its "E"
+  Trace::NewEvent ev;
+  size_t begin, end;
+  size_t index;
+  int64_t device, stream;  // from the "B"'s args
+};
+
+struct FlowEnd {
+  char phase;           // 's' or 'f'
+  bool enclosing;       // binding point: enclosing slice (else next slice)
+  bool name_is_ac2g;
+  uint32_t cat_id, name_id;
+  uint64_t id;
+  uint32_t pid_id, tid_id;  // the thread it binds on (looked up at the end)
+  int64_t ts;               // relative to baseTimeNanoseconds
+  size_t begin, end;        // raw text, in case it stays unpaired
+};
+
+struct MetaRecord {
+  enum Kind { ProcessName, ProcessLabels, ProcessSort, ThreadName, ThreadSort } kind;
+  uint32_t pid_id, tid_id;
+  uint32_t name_id = 0;
+  uint32_t text_id = 0;
+  int64_t number = 0;
+  size_t begin, end;
+  int64_t ts;
+};
+
+struct RawPending {
+  size_t begin, end;
+  int64_t ts;  // relative to baseTimeNanoseconds
+  uint32_t name_id;
+  char phase;
+};
+
+class Importer {
+ public:
+  Importer(std::string buffer, std::string source, const ChromeImportOptions& options)
+      : source_(std::move(source)), window_bytes_(std::max<size_t>(options.window_bytes, 256)) {
+    if (buffer.capacity() < buffer.size() + simdjson::SIMDJSON_PADDING) buffer.reserve(buffer.size() + simdjson::SIMDJSON_PADDING);
+    buf_ = std::make_shared<std::string>(std::move(buffer));
+  }
+
+  Trace run();
+
+ private:
+  // --- windows and the document around the events (ChromeImportReading.cpp) --
+  enum class Form { Object, Array };
+  enum class Outcome { Done, Continue, Grow };
+  Outcome parseWindow(size_t start, bool head);
+  bool prepareWindow(size_t start, bool head, size_t limit, Window& w, int attempt);
+  void parseTopLevelObject(od::document& doc, const Window& w, bool head, Outcome& outcome);
+  struct WindowState {
+    TraceMetadata meta;
+    std::optional<int64_t> base_ns;
+    bool saw_events_array, events_array_done;
+    size_t resume_at;
+  };
+  WindowState saveState() const { return {trace_.meta, base_ns_, saw_events_array_, events_array_done_, resume_at_}; }
+  void restoreState(WindowState s) {
+    trace_.meta = std::move(s.meta);
+    base_ns_ = s.base_ns;
+    saw_events_array_ = s.saw_events_array;
+    events_array_done_ = s.events_array_done;
+    resume_at_ = s.resume_at;
+  }
+  void parseEvents(od::array arr, const Window& w, Outcome& outcome);
+  [[noreturn]] void syntaxError(simdjson::error_code code, const Window& w, const char* where_ptr, const std::string& context);
+  [[noreturn]] void stage1Error(simdjson::error_code code, const Window& w);
+
+  // --- one element's fields (ChromeImportFields.cpp) -------------------------
+  void readEvent(od::value v, const Window& w, EventFields& f);
+  void readArgs(od::value v, const Window& w, EventFields& f);
+  Token readToken(od::value v, json_type t);
+  void validate(od::value v, const Window& w, int depth);
+  [[noreturn]] void tooDeep(od::value v, const Window& w);
+  void readTopLevelField(std::string_view key, od::value v, const Window& w);
+
+  // --- interpreting one element (ChromeImportEvents.cpp) ---------------------
+  void commitEvent(const EventFields& f);
+  int64_t timeField(const EventFields& f, const Token& t, const char* name, bool required);
+  uint32_t trackOf(const EventFields& f);
+  std::pair<uint32_t, uint32_t> tokenIds(const EventFields& f);
+  Category categoryOf(uint32_t cat_id);
+
+  // --- after the last window (ChromeImportFinish.cpp) ------------------------
+  void finish();
+  void bindFlows(int64_t base);
+  std::optional<uint32_t> enclosingEvent(const Track& t, int64_t ts, int64_t longest) const;
+  std::optional<uint32_t> nextEvent(const Track& t, int64_t ts) const;
+
+  // --- error locations (below) -----------------------------------------------
+  [[noreturn]] void eventError(const EventFields& f, const std::string& what) const;
+  std::string where(size_t offset) const;
+
+  std::string source_;
+  size_t window_bytes_;
+  std::shared_ptr<std::string> buf_;
+  size_t n_ = 0;
+  Form form_ = Form::Object;
+
+  od::parser parser_;
+  std::string window_text_;
+
+  Trace trace_;
+  size_t event_index_ = 0;     // index in traceEvents of the next element
+  size_t resume_at_ = 0;       // file offset after the last committed element
+  bool saw_events_array_ = false;
+  bool events_array_done_ = false;
+
+  // Top-level fields.
+  std::optional<int64_t> base_ns_;
+
+  // Event state.
+  std::vector<int8_t> category_cache_;  // by string id; -1 unknown
+  std::string last_pid_store_, last_tid_store_;
+  std::pair<uint32_t, uint32_t> last_ids_;
+  bool have_last_ids_ = false;
+  uint64_t last_track_key_ = 0;
+  uint32_t last_track_ = UINT32_MAX;
+  std::unordered_map<uint64_t, uint32_t> track_by_tokens_;  // (pid_id, tid_id) -> track
+  std::unordered_map<uint32_t, std::vector<PendingBegin>> open_begins_;
+  std::vector<FlowEnd> flow_ends_;
+  std::vector<MetaRecord> meta_records_;
+  std::vector<RawPending> raw_pending_;
+  size_t unmatched_end_ = 0, unmatched_begin_ = 0, extra_field_events_ = 0, unsupported_flow_ids_ = 0;
+  std::string extra_field_example_;
+};
+
+inline std::string Importer::where(size_t offset) const { return "byte " + std::to_string(offset); }
+
+inline void Importer::eventError(const EventFields& f, const std::string& what) const {
+  throw SemanticError{"traceEvents[" + std::to_string(event_index_) + "] (" + where(f.begin) + "): " + what, f.begin};
+}
+
+}  // namespace fuselab::chrome_import
