@@ -116,6 +116,9 @@ CaptureJobResult CaptureWorker::execute(uint64_t id, const CaptureRequest& reque
   } catch (const WorkloadOutOfMemory& e) {
     r.error = e.what();
     r.out_of_memory = true;
+  } catch (const NoGpuError& e) {
+    r.error = e.what();
+    r.no_gpu = true;
   } catch (const std::exception& e) {  // WorkloadError, CaptureError, LibTorch errors
     r.error = e.what();
   }

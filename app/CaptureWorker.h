@@ -30,6 +30,7 @@ struct CaptureJobResult {
   std::vector<std::string> messages;   // CPU-only fallback, dropped records, ...
   std::string error;                   // for people; empty on success
   bool out_of_memory = false;
+  bool no_gpu = false;  // device cuda on a machine without a CUDA GPU
   bool cancelled = false;
   bool gpu_captured = false;
   int64_t steps_wall_ns = 0;

@@ -4,8 +4,11 @@
 
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "app/Commands.h"
+#include "app/OpenPaths.h"
 #include "profiling/capture_api/CaptureBackend.h"
 #include "profiling/capture_api/SystemInfo.h"
 
@@ -13,9 +16,14 @@ namespace fuselab {
 
 int runCli(int argc, char** argv) {
   CLI::App app{"fuselab: see what PyTorch code dispatches on the CPU and runs on the GPU.\n"
-               "Without a subcommand it opens the desktop window."};
+               "Without a subcommand it opens the desktop window, on the traces named (fuselab PATH...)."};
   app.set_version_flag("--version", [] { return versionReport(captureBackend().systemInfo()); });
   app.require_subcommand(0, 1);
+
+  // `fuselab PATH...` is `fuselab open PATH...`, as every viewer opens the
+  // file named on its command line.
+  std::vector<std::string> paths;
+  app.add_option("paths", paths, "Trace files or folders to open in the window (same as 'open')");
 
   int exit_code = 0;
   addOpenCommand(app, exit_code);
@@ -35,7 +43,7 @@ int runCli(int argc, char** argv) {
     std::cerr << "fuselab: error: " << e.what() << "\n";
     return 1;
   }
-  if (app.get_subcommands().empty()) return openWindow("");
+  if (app.get_subcommands().empty()) return openPathsInWindow(paths);
   return exit_code;
 }
 

@@ -131,6 +131,9 @@ int runCaptureCommand(const CaptureArgs& a) {
   } catch (const WorkloadOutOfMemory& e) {
     std::cerr << "fuselab capture: " << e.what() << "\n";
     return kExitFailed;
+  } catch (const NoGpuError& e) {
+    std::cerr << "fuselab capture: " << e.what() << ": use --device cpu\n";
+    return kExitBadValue;
   } catch (const WorkloadError& e) {
     std::cerr << "fuselab capture: " << e.what() << "\n";
     return kExitBadValue;
@@ -143,7 +146,9 @@ int runCaptureCommand(const CaptureArgs& a) {
   }
   for (const auto& m : result.messages) std::cerr << "fuselab capture: " << m << "\n";
 
-  std::cout << "captured " << result.steps_done << " steps of " << result.trace.meta.trace_name << "\n";
+  // With --json, stdout carries the JSON alone: what happened goes to stderr.
+  std::ostream& status = a.json ? std::cerr : std::cout;
+  status << "captured " << result.steps_done << " steps of " << result.trace.meta.trace_name << "\n";
   if (!a.out.empty()) {
     try {
       exportChromeTrace(result.trace, a.out);
@@ -151,7 +156,7 @@ int runCaptureCommand(const CaptureArgs& a) {
       std::cerr << "fuselab capture: cannot write " << a.out << ": " << e.what() << "\n";
       return kExitFailed;
     }
-    std::cout << "wrote " << a.out << "\n";
+    status << "wrote " << a.out << "\n";
   }
   const TraceAnalysis analysis = analyzeTrace(result.trace);
   if (a.json)

@@ -1,13 +1,15 @@
-// `fuselab open TRACE`: the desktop window with a trace loaded.
+// `fuselab open PATH...` (also `fuselab PATH...`): the desktop window with a
+// trace loaded; a folder stands for the traces in it.
 #include "app/Commands.h"
+#include "app/OpenPaths.h"
 
 namespace fuselab {
 
 void addOpenCommand(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("open", "Open a trace (.json / .json.gz) in the desktop window");
-  auto path = std::make_shared<std::string>();
-  cmd->add_option("trace", *path, "Chrome/Kineto trace file")->required()->check(CLI::ExistingFile);
-  cmd->callback([path, &exit_code] { exit_code = openWindow(*path); });
+  auto* cmd = app.add_subcommand("open", "Open a trace (.json / .json.gz, or a folder of them) in the desktop window");
+  auto paths = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("paths", *paths, "Chrome/Kineto trace files or folders")->required();
+  cmd->callback([paths, &exit_code] { exit_code = openPathsInWindow(*paths); });
 }
 
 }  // namespace fuselab

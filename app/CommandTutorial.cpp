@@ -175,7 +175,10 @@ int runTutorial(const TutorialArgs& a) {
       CaptureResult c = captureWorkload(presetParams(p, device), presetCaptureOptions(p));
       for (const auto& m : c.messages) std::cerr << "fuselab tutorial: " << m << "\n";
       *trace = std::move(c.trace);
-    } catch (const std::exception& e) {  // WorkloadError (no GPU, bad size), WorkloadOutOfMemory, CaptureError
+    } catch (const NoGpuError& e) {
+      std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << ": use --device cpu\n";
+      return kExitError;
+    } catch (const std::exception& e) {  // WorkloadError (bad size), WorkloadOutOfMemory, CaptureError
       std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << "\n";
       return kExitError;
     }

@@ -56,7 +56,7 @@ std::string resolveVariant(const WorkloadInfo& info, const std::string& requeste
 
 void checkDevice(const WorkloadParams& p, const WorkloadInfo& info) {
   if (p.device == Device::Cuda) {
-    if (!at::hasCUDA()) throw WorkloadError("no CUDA GPU available: use --device cpu");
+    if (!at::hasCUDA()) throw NoGpuError("no CUDA GPU available on this machine");
     return;
   }
   if (info.cuda_only) throw WorkloadError(info.name + " runs only on a CUDA GPU (no CPU version)");

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "ui/WrappedText.h"
+
 namespace fuselab::ui {
 
 namespace {
@@ -119,7 +121,7 @@ TutorialActions TutorialPanel::draw(const std::vector<TutorialStepView>& steps, 
       ImGui::SetTooltip("Capture the step's workload (%s) and check it", st.run_text.c_str());
     ImGui::SameLine();
     ImGui::SetNextItemWidth(70 * th.scale);
-    const char* devices[] = {"cuda", "cpu"};
+    const char* devices[] = {gpu_available_ ? "cuda" : "cuda (no GPU)", "cpu"};
     ImGui::Combo("##device", &device_, devices, 2);
     ImGui::SameLine();
     ImGui::BeginDisabled(!has_open_trace);
@@ -131,11 +133,15 @@ TutorialActions TutorialPanel::draw(const std::vector<TutorialStepView>& steps, 
     ImGui::EndDisabled();
   }
   if (!check.error.empty()) wrapped(check.error, th.sync_call);
+  if (check.offer_cpu && !check.busy) {
+    if (ImGui::Button("Run on the CPU instead")) {
+      device_ = 1;
+      act.run = "cpu";
+    }
+  }
 
   if (!st.look_for.empty() && ImGui::TreeNode("Look for")) {
-    ImGui::PushTextWrapPos(0);
-    for (const auto& l : st.look_for) ImGui::BulletText("%s", l.c_str());
-    ImGui::PopTextWrapPos();
+    for (const auto& l : st.look_for) wrappedBullet(l);
     ImGui::TreePop();
   }
   ImGui::Separator();
@@ -154,13 +160,16 @@ TutorialActions TutorialPanel::draw(const std::vector<TutorialStepView>& steps, 
   return act;
 }
 
+void TutorialPanel::setGpuAvailable(bool available) {
+  if (!available && gpu_available_) device_ = 1;
+  gpu_available_ = available;
+}
+
 void TutorialPanel::drawResults(const TutorialStepView& st, const TutorialCheck& check, const Trace* trace,
                                 const Theme& th, TimelineView& timeline) {
   if (check.results.empty()) {
     ImGui::TextUnformatted("Expectations (checked after a run):");
-    ImGui::PushTextWrapPos(0);
-    for (const auto& t : st.expectation_texts) ImGui::BulletText("%s", t.c_str());
-    ImGui::PopTextWrapPos();
+    for (const auto& t : st.expectation_texts) wrappedBullet(t);
     return;
   }
   size_t met = 0;
@@ -175,9 +184,7 @@ void TutorialPanel::drawResults(const TutorialStepView& st, const TutorialCheck&
     ImGui::TextUnformatted(statusLabel(r.status));
     ImGui::PopStyleColor();
     ImGui::SameLine();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(st.expectation_texts[i].c_str());
-    ImGui::PopTextWrapPos();
+    wrappedText(st.expectation_texts[i]);
     ImGui::Indent();
     wrapped("measured: " + r.measured, th.label_text);
     wrapped(r.explanation, th.text_dim);

@@ -37,6 +37,7 @@ struct TutorialCheck {
   double fraction = 0;      // its progress
   std::string phase;        // "step 2/3"
   std::string error;        // the capture or the check failed
+  bool offer_cpu = false;   // the run failed for want of a GPU: offer the CPU
   std::string checked;      // what was checked: "live capture on cuda", a file name
   // One per expectation of the current step; empty until a check ran.
   std::vector<ExpectationResult> results;
@@ -58,6 +59,9 @@ class TutorialPanel {
   TutorialActions draw(const std::vector<TutorialStepView>& steps, size_t current, const TutorialCheck& check,
                        const Trace* trace, bool has_open_trace, const Theme& theme, TimelineView& timeline);
 
+  // Without a GPU the device choice starts at cpu and cuda says it has none.
+  void setGpuAvailable(bool available);
+
  private:
   void drawResults(const TutorialStepView& step, const TutorialCheck& check, const Trace* trace, const Theme& theme,
                    TimelineView& timeline);
@@ -65,6 +69,7 @@ class TutorialPanel {
   size_t guess_for_ = SIZE_MAX;  // the step the guess box belongs to
   char guess_[512] = {};
   int device_ = 0;               // 0 cuda, 1 cpu
+  bool gpu_available_ = true;
 };
 
 }  // namespace fuselab::ui

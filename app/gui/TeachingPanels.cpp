@@ -79,6 +79,9 @@ void TeachingPanels::pollCaptures() {
         ws_.showTrace(r->trace, "step " + std::to_string(p.step) + ": " + r->trace->meta.trace_name);
         check_.error.clear();
         for (const auto& m : r->messages) check_.error += (check_.error.empty() ? "" : "\n") + m;
+      } else if (r->no_gpu) {
+        check_.error = "This machine has no CUDA GPU, so the step cannot run on cuda.";
+        check_.offer_cpu = true;
       } else {
         check_.error = "Run failed: " + failure;
       }
@@ -138,6 +141,10 @@ void TeachingPanels::drawTutorial(const ui::Theme& th) {
     ImGui::End();
     return;
   }
+  if (!gpu_checked_) {  // asked once the panel shows: it starts CUDA
+    tutorial_panel_.setGpuAvailable(captureBackend().gpuAvailable());
+    gpu_checked_ = true;
+  }
   if (!presets_error_.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(presets_error_.c_str());
@@ -166,6 +173,7 @@ void TeachingPanels::drawTutorial(const ui::Theme& th) {
       tutorial_job_ = worker_.submit({presetParams(p, last_device_), presetCaptureOptions(p)});
       check_.results.clear();
       check_.error.clear();
+      check_.offer_cpu = false;
       check_.busy = true;
       check_.fraction = 0;
     } catch (const std::exception& e) {

@@ -65,6 +65,7 @@ class TeachingPanels {
   std::shared_ptr<const Trace> awaiting_trace_;  // shown in the Workspace, checked once analysed
   CaptureWorker worker_;
   uint64_t tutorial_job_ = 0;
+  bool gpu_checked_ = false;  // the tutorial's device choice knows whether a GPU is there
   Device last_device_ = Device::Cuda;  // of the last tutorial run (compare runs use it too)
 
   // Compare.

@@ -84,6 +84,9 @@ int openWindow(const std::string& trace_path) {
   GLFWwindow* w = window->handle();
   glfwSwapInterval(1);
   glfwSetDropCallback(w, onDrop);
+  // Below this the sidebar and the timeline no longer fit side by side (the
+  // settings keep the same lower bound for the saved size).
+  glfwSetWindowSizeLimits(w, 640, 400, GLFW_DONT_CARE, GLFW_DONT_CARE);
 
   UiContextOptions ui_options;
   ui_options.input_window = w;

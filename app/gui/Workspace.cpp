@@ -9,6 +9,7 @@
 
 #include "app/gui/MainMenu.h"
 #include "profiling/trace/DurationText.h"
+#include "ui/WrappedText.h"
 #include "ui/layout/LaneLayout.h"
 
 namespace fuselab {
@@ -314,6 +315,7 @@ void Workspace::drawSidebar(const ui::Theme& th) {
   }
 
   panelTitle(th, "Trace");
+  ImGui::PushTextWrapPos(0);  // long file and GPU names wrap in a narrow sidebar
   if (trace_) {
     ImGui::TextUnformatted(label_.c_str());
     if (!path_.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", path_.c_str());
@@ -331,9 +333,7 @@ void Workspace::drawSidebar(const ui::Theme& th) {
       std::string head = std::to_string(trace_->meta.warnings.size()) + " note" +
                          (trace_->meta.warnings.size() == 1 ? "" : "s") + " from reading it###notes";
       if (ImGui::TreeNode(head.c_str())) {
-        ImGui::PushTextWrapPos(0);
-        for (const std::string& w : trace_->meta.warnings) ImGui::BulletText("%s", w.c_str());
-        ImGui::PopTextWrapPos();
+        for (const std::string& w : trace_->meta.warnings) ui::wrappedBullet(w);
         ImGui::TreePop();
       }
     }
@@ -341,6 +341,7 @@ void Workspace::drawSidebar(const ui::Theme& th) {
     ImGui::TextDisabled(loader_.busy() ? "Loading..." : "No trace open.");
     if (ImGui::Button("Open trace...")) open_dialog_.open("");
   }
+  ImGui::PopTextWrapPos();
 
   ImGui::Spacing();
   ImGui::TextUnformatted("Gap threshold");

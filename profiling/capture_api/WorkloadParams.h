@@ -40,6 +40,14 @@ class WorkloadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Device cuda was asked for on a machine without a usable CUDA GPU. The
+// message is for every front end; each adds how to choose the CPU in its own
+// words (the command line: --device cpu; the window: a button).
+class NoGpuError : public WorkloadError {
+ public:
+  using WorkloadError::WorkloadError;
+};
+
 // The device ran out of memory while building or running a workload (the
 // estimate in makeWorkload passed, but the allocation still failed).
 class WorkloadOutOfMemory : public WorkloadError {

@@ -301,6 +301,21 @@ TEST(CaptureWorker, ReportsBadParameters) {
   EXPECT_FALSE(r->out_of_memory);
 }
 
+TEST(CaptureWorker, CudaWithoutGpuSaysSoWithoutACommandLineFlag) {
+  if (at::hasCUDA()) GTEST_SKIP() << "a CUDA GPU is present: the no-GPU result cannot be checked here";
+  CaptureWorker worker;
+  CaptureRequest req;
+  req.params = cpuParams("linear");
+  req.params.device = Device::Cuda;
+  worker.submit(req);
+  worker.waitIdle();
+  auto r = worker.poll();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_FALSE(r->ok());
+  EXPECT_TRUE(r->no_gpu);  // the window offers the CPU on this flag
+  EXPECT_EQ(r->error.find("--device"), std::string::npos) << r->error;
+}
+
 TEST(CaptureWorker, CancelStopsALongCapture) {
   CaptureWorker worker;
   CaptureRequest req;
@@ -359,7 +374,7 @@ TEST(CaptureCommand, CudaWithoutGpuExitsWithTwo) {
   if (at::hasCUDA()) GTEST_SKIP() << "a CUDA GPU is present: the no-GPU message cannot be checked here";
   auto r = runCli({"--workload", "linear"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("no CUDA GPU available: use --device cpu"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no CUDA GPU available on this machine: use --device cpu"), std::string::npos) << r.err;
 }
 
 TEST(CaptureCommand, CapturesOnTheCpuAndPrintsTheSummary) {
@@ -368,6 +383,19 @@ TEST(CaptureCommand, CapturesOnTheCpuAndPrintsTheSummary) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("captured 2 steps of linear"), std::string::npos) << r.out;
   EXPECT_GT(r.out.size(), std::string("captured 2 steps of linear").size() + 40) << "no analysis summary: " << r.out;
+}
+
+TEST(CaptureCommand, JsonStdoutIsTheJsonAlone) {
+  auto path = test::scratchDir("CaptureCommandJson") / "linear.json.gz";
+  auto r = runCli({"--workload", "linear", "--batch", "8", "--dim", "4", "--out-features", "6", "--dtype", "fp32",
+                   "--device", "cpu", "--steps", "2", "--warmup", "1", "--out", path.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+  EXPECT_TRUE(j.contains("verdict")) << r.out;
+  // What happened is still said, on stderr.
+  EXPECT_NE(r.err.find("captured 2 steps of linear"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("wrote " + path.string()), std::string::npos) << r.err;
 }
 
 TEST(CaptureCommand, WritesATraceThatImportsBack) {

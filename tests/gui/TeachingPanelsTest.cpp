@@ -1,8 +1,12 @@
 // The teaching features with a real OpenGL context (Xvfb): the panels drawn
 // over the Workspace, and the pictures the command line writes.
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>  // each window's content size, to find cut text
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "app/gui/GlfwWindow.h"
 #include "app/gui/OffscreenRenderer.h"
@@ -14,18 +18,30 @@
 namespace fuselab {
 namespace {
 
-TEST(TeachingPanels, AllThreePanelsDrawOverTheWorkspace) {
-  std::unique_ptr<GlfwWindow> context;
-  try {
-    context = std::make_unique<GlfwWindow>(GlfwWindow::Options{64, 64, "test", false});
-  } catch (const GuiUnavailable& e) {
-    GTEST_SKIP() << "no OpenGL context: " << e.what();
+// An OpenGL context (skipped visibly without one) and a Workspace showing a
+// fixture trace, for the panels to draw over.
+class TeachingPanels : public testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      context_ = std::make_unique<GlfwWindow>(GlfwWindow::Options{64, 64, "test", false});
+    } catch (const GuiUnavailable& e) {
+      GTEST_SKIP() << "no OpenGL context: " << e.what();
+    }
   }
+  void openFixture() {
+    ws.openTrace(test::fixture("mlp_eager.json.gz").string());
+    ws.waitIdle();
+    ASSERT_TRUE(ws.trace());
+  }
+
+  std::unique_ptr<GlfwWindow> context_;
   Workspace ws;
-  ws.openTrace(test::fixture("mlp_eager.json.gz").string());
-  ws.waitIdle();
-  ASSERT_TRUE(ws.trace());
-  TeachingPanels panels(ws);
+};
+
+TEST_F(TeachingPanels, AllThreePanelsDrawOverTheWorkspace) {
+  ASSERT_NO_FATAL_FAILURE(openFixture());
+  fuselab::TeachingPanels panels(ws);
   panels.show(true, true, true);
   OffscreenFrame frame;
   frame.width = 1600;
@@ -40,6 +56,49 @@ TEST(TeachingPanels, AllThreePanelsDrawOverTheWorkspace) {
   EXPECT_EQ(image.width, 1600);
   EXPECT_EQ(image.height, 1000);
   writePng(test::scratchDir("TeachingPanels") / "panels.png", image);  // to look at
+}
+
+// Windows whose content is wider than the window: a line that does not wrap.
+std::vector<std::string> overflowingPanels() {
+  std::vector<std::string> out;
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    const std::string name = w->Name;
+    const bool panel = name == "Tutorial" || name.find("##sidebar") != std::string::npos;
+    if (!panel || !w->WasActive) continue;
+    const float content = w->ContentSize.x, room = w->ContentRegionRect.GetWidth();
+    if (content > room + 1.0f)
+      out.push_back(name + ": content " + std::to_string(content) + " px in " + std::to_string(room) + " px");
+  }
+  return out;
+}
+
+TEST_F(TeachingPanels, TextWrapsInNarrowPanels) {
+  ws.settings().sidebar_width = 200;  // the narrowest the splitter allows
+  ASSERT_NO_FATAL_FAILURE(openFixture());
+  fuselab::TeachingPanels panels(ws);
+  panels.show(true, false, false);
+  OffscreenFrame frame;
+  frame.width = 1200;
+  frame.height = 900;
+  frame.frames = 6;
+  int drawn = 0;
+  std::vector<std::string> overflowing;
+  bool checked = false;
+  const RgbaImage image = renderOffscreen(
+      [&] {
+        // Sizes settle over a few frames; then check what the frame before laid out.
+        if (++drawn == frame.frames) {
+          overflowing = overflowingPanels();
+          checked = true;
+        }
+        if (drawn > 1) ImGui::SetWindowSize("Tutorial", ImVec2(300, 800));
+        ws.drawFrame();
+        panels.draw();
+      },
+      frame);
+  ASSERT_TRUE(checked);
+  for (const std::string& o : overflowing) ADD_FAILURE() << "text past the panel's edge: " << o;
+  writePng(test::scratchDir("TeachingPanels.Narrow") / "narrow.png", image);  // to look at
 }
 
 TEST(TeachingPictures, TutorialComparePlotFromTheCommandLine) {

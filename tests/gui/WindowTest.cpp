@@ -1,5 +1,6 @@
-// The desktop window under Xvfb: it opens with a trace, keeps running, and
-// closes cleanly on SIGTERM, saving its settings (the trace in recent files).
+// The desktop window under Xvfb: it opens with a trace (named after `open`,
+// on its own, or as a folder holding it), keeps running, and closes cleanly
+// on SIGTERM, saving its settings (the trace in recent files).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -20,10 +21,23 @@ extern char** environ;
 namespace fuselab {
 namespace {
 
-TEST(Window, OpensATraceAndClosesCleanlyOnSigterm) {
-  auto dir = test::scratchDir("Window.Sigterm");
+enum class HowNamed { OpenCommand, BarePath, Folder };
+
+class Window : public testing::TestWithParam<HowNamed> {};
+
+TEST_P(Window, OpensATraceAndClosesCleanlyOnSigterm) {
+  auto dir = test::scratchDir("Window.Sigterm." + std::to_string(int(GetParam())));
   const std::string exe = test::fuselabExe().string();
   const std::string trace = test::fixture("mlp_eager.json.gz").string();
+  std::vector<std::string> args = {exe};
+  if (GetParam() == HowNamed::OpenCommand) args.push_back("open");
+  if (GetParam() == HowNamed::Folder) {
+    std::filesystem::create_directories(dir / "run");
+    std::filesystem::copy_file(trace, dir / "run" / "mlp_eager.json.gz");
+    args.push_back((dir / "run").string());
+  } else {
+    args.push_back(trace);
+  }
   std::string xdg = "XDG_CONFIG_HOME=" + (dir / "config").string();
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e)
@@ -32,8 +46,9 @@ TEST(Window, OpensATraceAndClosesCleanlyOnSigterm) {
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
-  std::vector<char*> argv = {const_cast<char*>(exe.c_str()), const_cast<char*>("open"),
-                             const_cast<char*>(trace.c_str()), nullptr};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_t pid = 0;
   ASSERT_EQ(posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), envp.data()), 0);
 
@@ -61,6 +76,18 @@ TEST(Window, OpensATraceAndClosesCleanlyOnSigterm) {
   ASSERT_FALSE(j["recent_files"].empty());
   EXPECT_EQ(std::filesystem::path(j["recent_files"][0].get<std::string>()).filename(), "mlp_eager.json.gz");
 }
+
+std::string howNamed(const testing::TestParamInfo<HowNamed>& i) {
+  switch (i.param) {
+    case HowNamed::OpenCommand: return "OpenCommand";
+    case HowNamed::BarePath: return "BarePath";
+    case HowNamed::Folder: return "Folder";
+  }
+  return "?";
+}
+
+INSTANTIATE_TEST_SUITE_P(Named, Window, testing::Values(HowNamed::OpenCommand, HowNamed::BarePath, HowNamed::Folder),
+                         howNamed);
 
 }  // namespace
 }  // namespace fuselab

@@ -117,11 +117,13 @@ TEST(WorkloadValidation, SizesThatDoNotFitInMemoryAreRejected) {
   EXPECT_NE(msg.find("host memory"), std::string::npos) << msg;
 }
 
-TEST(WorkloadValidation, CudaWithoutGpuSaysUseCpu) {
+TEST(WorkloadValidation, CudaWithoutGpuIsANoGpuError) {
   if (at::hasCUDA()) GTEST_SKIP() << "a CUDA GPU is present: the no-GPU message cannot be checked here";
   WorkloadParams p = cpuParams("linear");
   p.device = Device::Cuda;
-  EXPECT_EQ(errorOf(p), "no CUDA GPU available: use --device cpu");
+  EXPECT_THROW(makeWorkload(p), NoGpuError);
+  // No command-line flag in it: the window shows it too.
+  EXPECT_EQ(errorOf(p), "no CUDA GPU available on this machine");
 }
 
 TEST(WorkloadValidation, GraphModeNeedsCuda) {

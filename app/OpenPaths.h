@@ -1,0 +1,32 @@
+// What `fuselab PATH...` and `fuselab open PATH...` open: the trace files
+// named on the command line, a folder standing for the traces in it.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fuselab {
+
+// A path that cannot be opened; the message names it and says why.
+class OpenPathsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// True for the names torch.profiler and fuselab give traces: *.json, *.json.gz.
+bool looksLikeTrace(const std::filesystem::path& path);
+
+// The trace files to open, in the order given; a folder gives its traces
+// (not its sub-folders), sorted by name. Throws OpenPathsError for a missing
+// path, something that is neither a file nor a folder, or a folder without
+// traces.
+std::vector<std::filesystem::path> tracesToOpen(const std::vector<std::string>& paths);
+
+// Opens the window on `paths` (none: an empty window). Several traces are
+// refused with a message until they can open as one run. Returns the exit
+// code: 2 with a message on stderr for paths that cannot be opened.
+int openPathsInWindow(const std::vector<std::string>& paths);
+
+}  // namespace fuselab
