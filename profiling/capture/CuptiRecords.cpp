@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <unordered_set>
 #include <nlohmann/json.hpp>
 
 #include "profiling/capture/CuptiApiNames.h"
@@ -310,8 +311,20 @@ void appendEvents(const RecordConverter& converter, const std::unordered_map<int
   std::unordered_map<uint64_t, uint32_t> gpu_tracks;  // (device, stream) -> track
   std::unordered_map<uint8_t, uint32_t> cat_ids;
 
+  // Correlation ids of the launch calls made before from_ns, and of all.
+  std::unordered_set<int64_t> launched_before, launched;
   for (const CuptiEvent& e : converter.events()) {
-    if (e.start_ns < from_ns) continue;
+    if (e.on_gpu || e.correlation < 0) continue;
+    launched.insert(e.correlation);
+    if (e.start_ns < from_ns) launched_before.insert(e.correlation);
+  }
+  auto leftOut = [&](const CuptiEvent& e) {
+    if (e.on_gpu && launched.count(e.correlation)) return launched_before.count(e.correlation) > 0;
+    return e.start_ns < from_ns;
+  };
+
+  for (const CuptiEvent& e : converter.events()) {
+    if (leftOut(e)) continue;
     uint32_t track = 0;
     if (e.on_gpu) {
       uint64_t key = (uint64_t(uint32_t(e.device)) << 32) | uint32_t(int32_t(e.stream));

@@ -99,7 +99,10 @@ std::string_view syncName(uint32_t sync_type);
 // Appends the converted events: GPU work and sync on (pid=device, tid=stream)
 // tracks named "GPU N" / "stream N", runtime/driver calls on (pid, tid=thread
 // id) tracks. sm_facts (by device) feed the kernels' per-SM figures.
-// Events that start before from_ns are left out (records of a warm-up run).
+// Records of the warm-up are left out: calls that start before from_ns, and
+// GPU work launched by such a call even where it runs after from_ns (the
+// last warm-up forward still runs on the GPU while the first recorded step
+// is dispatched). GPU work without a launch record goes by its own start.
 void appendEvents(const RecordConverter& converter, const std::unordered_map<int, SmFacts>& sm_facts, int64_t pid,
                   Trace& trace, int64_t from_ns = std::numeric_limits<int64_t>::min());
 

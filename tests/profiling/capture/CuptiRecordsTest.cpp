@@ -330,6 +330,50 @@ TEST(CuptiRecords, TrackPlacementAndLaunchLinksFromAKinetoStep) {
   }
 }
 
+// The cut between warm-up and recorded steps goes by launch: a kernel that a
+// warm-up call launched stays out even when it runs after the cut (the
+// recorded steps follow the warm-up without a synchronize).
+TEST(CuptiRecords, WarmUpCutGoesByTheLaunchNotTheKernelStart) {
+  json trace = readFixture("mlp_eager.json.gz");
+  std::vector<CUpti_ActivityAPI> apis;
+  for (const json& e : eventsOf(trace, "cuda_runtime")) apis.push_back(apiRecord(e, false, 1));
+  for (const json& e : eventsOf(trace, "cuda_driver")) apis.push_back(apiRecord(e, true, 1));
+  std::vector<CUpti_ActivityKernel10> kernels;
+  for (const json& e : eventsOf(trace, "kernel")) kernels.push_back(kernelRecord(e));
+  ASSERT_GE(kernels.size(), 4u);
+  std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  auto launchOf = [&](const CUpti_ActivityKernel10& k) {
+    return std::find_if(apis.begin(), apis.end(), [&](const auto& a) { return a.correlationId == k.correlationId; });
+  };
+  // Cut just after the middle kernel's launch began; the kernel starts on the GPU after the cut.
+  const auto& middle = kernels[kernels.size() / 2];
+  ASSERT_NE(launchOf(middle), apis.end());
+  const int64_t cut = int64_t(launchOf(middle)->start) + 1;
+  ASSERT_GT(int64_t(middle.start), cut) << "the fixture's kernel should start after its launch began";
+  // A kernel with no launch record goes by its own start.
+  CUpti_ActivityKernel10 orphan = middle;
+  orphan.correlationId = 999999;
+  orphan.start = uint64_t(cut - 1000);
+  orphan.end = uint64_t(cut + 1000);
+
+  RecordConverter c;
+  for (auto& r : apis) c.add(reinterpret_cast<const CUpti_Activity*>(&r));
+  for (auto& r : kernels) c.add(reinterpret_cast<const CUpti_Activity*>(&r));
+  c.add(reinterpret_cast<const CUpti_Activity*>(&orphan));
+  c.finish(0);
+  Trace t;
+  appendEvents(c, {}, 1, t, cut);
+  t.finalize();
+
+  size_t kept = 0, expected = 0;
+  for (const auto& k : kernels) expected += launchOf(k) != apis.end() && int64_t(launchOf(k)->start) >= cut;
+  for (const Track& tr : t.tracks)
+    if (tr.kind == TrackKind::Gpu) kept += tr.size();
+  EXPECT_EQ(kept, expected);
+  EXPECT_EQ(t.launchFor(middle.correlationId), nullptr) << "a warm-up launch's kernel was kept";
+  EXPECT_LT(expected, kernels.size());
+}
+
 TEST(CuptiRecords, SyncGoesToItsContextsDeviceAndExternalIdsAttach) {
   RecordConverter c;
   CUpti_ActivityKernel10 k;
