@@ -7,6 +7,8 @@
 namespace fuselab::test {
 
 std::filesystem::path fixture(const std::string& name);  // in ../shared/fixtures/kineto-h100-torch2.11
+// ../shared/fixtures/kineto-multirank-hta: two ranks of a 128-rank NCCL job.
+std::filesystem::path multirankFixtureDir();
 std::filesystem::path scratchDir(const std::string& test_name);  // empty folder under the build tree
 std::string pythonExe();  // the Python that has torch (and HTA after scripts/setup --tests)
 
