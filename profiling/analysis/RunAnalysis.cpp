@@ -1,0 +1,44 @@
+#include "profiling/analysis/RunAnalysis.h"
+
+namespace fuselab {
+
+namespace {
+
+int64_t unionNs(const std::vector<CollectiveEvent>& events) {
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  spans.reserve(events.size());
+  for (const CollectiveEvent& c : events) spans.emplace_back(c.start_ns, c.end_ns);
+  return unionLengthNs(std::move(spans));
+}
+
+}  // namespace
+
+RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
+  RunAnalysis a;
+  a.collectives_per_rank.reserve(run.ranks.size());
+  for (const RankTrace& r : run.ranks) a.collectives_per_rank.push_back(findCollectives(r.trace));
+  a.matched = matchCollectives(a.collectives_per_rank);
+  a.alignment = alignRun(run, a.collectives_per_rank, a.matched, options.align);
+  a.collectives = collectiveStats(run, a.collectives_per_rank, a.matched, a.alignment);
+
+  a.ranks.reserve(run.ranks.size());
+  for (size_t i = 0; i < run.ranks.size(); ++i) {
+    const RankTrace& r = run.ranks[i];
+    const TraceAnalysis t = analyzeTrace(r.trace, options.trace);
+    RankStats s;
+    s.rank = r.rank;
+    s.file = r.file;
+    s.kernels = t.kernel_count;
+    s.utilization = t.utilization;
+    s.idle = t.idle;
+    s.collectives = a.collectives_per_rank[i].size();
+    s.comm_ns = unionNs(a.collectives_per_rank[i]);
+    s.overlap_fraction = commComputeOverlap(r.trace, a.collectives_per_rank[i]);
+    a.ranks.push_back(std::move(s));
+  }
+  addCollectiveFigures(a.collectives, a.ranks);
+  a.stragglers = rankStragglers(a.ranks);
+  return a;
+}
+
+}  // namespace fuselab
