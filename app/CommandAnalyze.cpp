@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "app/AnalysisReport.h"
+#include "app/AnalyzeRun.h"
 #include "app/Commands.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/ChromeTraceImport.h"
@@ -18,9 +19,10 @@ namespace fuselab {
 namespace {
 
 struct AnalyzeArgs {
-  std::string trace;
+  std::vector<std::string> traces;
   bool json = false;
   std::string gap_threshold_us = "30";
+  std::string align;  // "" = the default for runs
 };
 
 // Microseconds as typed by the user -> nanoseconds within the allowed range.
@@ -44,10 +46,27 @@ int runAnalyze(const AnalyzeArgs& args) {
               << ", got '" << args.gap_threshold_us << "'\n";
     return 1;
   }
-  const std::filesystem::path path(args.trace);
+  if (isRunArgument(args.traces)) {
+    RunAnalysisOptions run_options;
+    run_options.trace.gap_threshold_ns = *threshold_ns;
+    if (!args.align.empty()) {
+      run_options.align = alignMethodFromName(args.align);
+      if (!run_options.align) {
+        std::cerr << "fuselab analyze: --align must be none, epoch or collectives, got '" << args.align << "'\n";
+        return 1;
+      }
+    }
+    return analyzeRunCommand(args.traces, args.json, run_options);
+  }
+  if (!args.align.empty()) {
+    std::cerr << "fuselab analyze: --align applies to runs (a folder or several trace files)\n";
+    return 1;
+  }
+  const std::string& trace_path = args.traces.front();
+  const std::filesystem::path path(trace_path);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    std::cerr << "fuselab analyze: " << args.trace
+    std::cerr << "fuselab analyze: " << trace_path
               << (std::filesystem::exists(path, ec) ? ": not a regular file\n" : ": no such file\n");
     return 1;
   }
@@ -55,7 +74,7 @@ int runAnalyze(const AnalyzeArgs& args) {
   try {
     trace = importChromeTrace(path);
   } catch (const std::exception& e) {  // TraceImportError says what and where
-    std::cerr << "fuselab analyze: cannot read " << args.trace << ": " << e.what() << "\n";
+    std::cerr << "fuselab analyze: cannot read " << trace_path << ": " << e.what() << "\n";
     return 1;
   }
   AnalysisOptions options;
@@ -74,7 +93,11 @@ void addAnalyzeCommand(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "analyze", "Summarize a trace: steps, GPU utilization, idle time and its causes, verdict, diagnostics");
   auto args = std::make_shared<AnalyzeArgs>();
-  cmd->add_option("trace", args->trace, "Chrome/Kineto trace file (.json / .json.gz)")->required();
+  cmd->add_option("trace", args->traces,
+                  "Chrome/Kineto trace file (.json / .json.gz); a folder or several files are the ranks of one run")
+      ->required();
+  cmd->add_option("--align", args->align,
+                  "Runs: align rank clocks by none, epoch or collectives (default: collectives when they match)");
   cmd->add_flag("--json", args->json, "Print the analysis as JSON instead of text");
   cmd->add_option("--gap-threshold-us", args->gap_threshold_us,
                   "Idle gaps shorter than this (in us) that the CPU did not cause count as kernel wait")

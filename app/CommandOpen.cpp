@@ -1,5 +1,6 @@
 // `fuselab open PATH...` (also `fuselab PATH...`): the desktop window with a
-// trace loaded; a folder stands for the traces in it.
+// trace loaded. A folder or several files open as one run (the ranks of a
+// distributed job).
 #include "app/Commands.h"
 #include "app/OpenPaths.h"
 

@@ -56,7 +56,16 @@ int runScreenshot(const ScreenshotArgs& a) {
   }
   std::shared_ptr<const Trace> trace;
   std::string label;
-  if (!a.trace.empty()) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(a.trace, ec)) {  // a run: its ranks, merged on the aligned axis
+    try {
+      o.run = std::make_shared<const RunView>(openRunView({std::filesystem::path(a.trace)}));
+    } catch (const std::exception& e) {  // RunLoadError names the file
+      std::cerr << "fuselab screenshot: " << e.what() << "\n";
+      return 1;
+    }
+    label = std::filesystem::path(a.trace).filename().string();
+  } else if (!a.trace.empty()) {
     try {
       trace = std::make_shared<const Trace>(importChromeTrace(a.trace));
     } catch (const std::exception& e) {  // TraceImportError says what and where
@@ -92,7 +101,8 @@ void addScreenshotCommand(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("screenshot", "Render the window offscreen (optionally with a trace) to a PNG");
   auto args = std::make_shared<ScreenshotArgs>();
   cmd->add_option("--out", args->out, "PNG file to write")->required();
-  cmd->add_option("--trace", args->trace, "Chrome/Kineto trace (.json / .json.gz) to show")->check(CLI::ExistingFile);
+  cmd->add_option("--trace", args->trace, "Chrome/Kineto trace (.json / .json.gz), or a folder of rank traces, to show")
+      ->check(CLI::ExistingPath);
   cmd->add_option("--range", args->range,
                   "START:END since the trace start, units ns/us/ms/s (default us), e.g. 1.2ms:2.5ms");
   cmd->add_option("--width", args->width, "Layout width in logical pixels")

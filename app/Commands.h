@@ -5,6 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 namespace fuselab {
 
 // Subcommand adders, in the order --help lists them.
@@ -20,5 +23,7 @@ void addSweepCommand(CLI::App& app, int& exit_code);
 // Opens the desktop window (GUI builds), optionally with a trace; returns the
 // exit code. Without GUI support it says so and returns 2.
 int openWindow(const std::string& trace_path);
+// The same with several paths: a folder or several files open as one run.
+int openWindowWith(const std::vector<std::string>& paths);
 
 }  // namespace fuselab

@@ -59,13 +59,10 @@ int openPathsInWindow(const std::vector<std::string>& paths) {
     std::cerr << "fuselab: " << e.what() << "\n";
     return 2;
   }
-  if (traces.size() > 1) {
-    std::cerr << "fuselab: " << traces.size() << " traces given; the window opens one trace at a time:";
-    for (const fs::path& t : traces) std::cerr << "\n  " << t.string();
-    std::cerr << "\n";
-    return 2;
-  }
-  return openWindow(traces.empty() ? std::string() : traces.front().string());
+  // One file is one trace; a folder or several files are one run.
+  if (paths.size() == 1 && traces.size() == 1 && !fs::is_directory(paths.front()))
+    return openWindow(traces.front().string());
+  return openWindowWith(paths);
 }
 
 }  // namespace fuselab

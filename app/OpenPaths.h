@@ -24,8 +24,8 @@ bool looksLikeTrace(const std::filesystem::path& path);
 // traces.
 std::vector<std::filesystem::path> tracesToOpen(const std::vector<std::string>& paths);
 
-// Opens the window on `paths` (none: an empty window). Several traces are
-// refused with a message until they can open as one run. Returns the exit
+// Opens the window on `paths` (none: an empty window; one file: that trace;
+// a folder or several files: one run of their traces). Returns the exit
 // code: 2 with a message on stderr for paths that cannot be opened.
 int openPathsInWindow(const std::vector<std::string>& paths);
 

@@ -12,5 +12,7 @@ int openWindow(const std::string&) {
   return 2;
 }
 
+int openWindowWith(const std::vector<std::string>& paths) { return openWindow(paths.empty() ? "" : paths.front()); }
+
 }  // namespace fuselab
 #endif

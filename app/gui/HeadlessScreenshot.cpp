@@ -13,8 +13,12 @@ RgbaImage writeHeadlessScreenshot(std::shared_ptr<const Trace> trace, const std:
   GlfwWindow context(GlfwWindow::Options{64, 64, "fuselab screenshot", false});
   // Default settings: a screenshot must not depend on the user's config.
   Workspace ws;
+  if (o.run) trace = std::shared_ptr<const Trace>(o.run, &o.run->merged.trace);
   if (trace) {
-    ws.showTrace(trace, label);
+    if (o.run)
+      ws.showRun(o.run, label);
+    else
+      ws.showTrace(trace, label);
     ws.waitIdle();
     if (!ws.trace()) throw std::runtime_error(ws.error());
     const bool ranged = o.range_begin_ns && o.range_end_ns;

@@ -11,6 +11,7 @@
 
 #include "app/gui/Screenshot.h"
 #include "app/gui/ScreenshotRequest.h"
+#include "profiling/analysis/RunView.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
@@ -25,9 +26,10 @@ struct HeadlessScreenshot {
   // Times since the trace start to show (default: the whole trace).
   std::optional<double> range_begin_ns, range_end_ns;
   std::string select;  // name of an event to select (its flows are drawn); "" for none
+  std::shared_ptr<const RunView> run;  // a run to show instead of `trace` (its merged trace)
 };
 
-// `trace` may be null (the empty workbench). Returns the image written.
+// `trace` may be null (the empty workbench, or options.run). Returns the image written.
 // Throws GuiUnavailable (no display: exit code 2 in the CLI) or
 // std::runtime_error (unknown --select name, render or write failure).
 RgbaImage writeHeadlessScreenshot(std::shared_ptr<const Trace> trace, const std::string& label,

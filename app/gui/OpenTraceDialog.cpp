@@ -55,8 +55,8 @@ std::optional<std::string> OpenTraceDialog::draw(const std::vector<std::string>&
   ImGui::SetNextWindowSize(ImVec2(em * 44, em * 30), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal("Open trace", nullptr)) return chosen;
 
-  ImGui::TextWrapped("A Chrome/Kineto trace as torch.profiler writes it (.json or .json.gz). "
-                     "You can also drop a file onto the window.");
+  ImGui::TextWrapped("A Chrome/Kineto trace as torch.profiler writes it (.json or .json.gz), or a folder "
+                     "with one trace per rank of a distributed job. You can also drop files or a folder onto the window.");
   ImGui::SetNextItemWidth(-em * 6);
   bool enter = ImGui::InputTextWithHint("##path", "path/to/trace.json.gz", &path_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
@@ -103,6 +103,9 @@ std::optional<std::string> OpenTraceDialog::draw(const std::vector<std::string>&
   if (!navigate.empty()) list(navigate);
 
   if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+  ImGui::SameLine();
+  // The rank traces of a distributed job, one per file, open as one run.
+  if (ImGui::Button("Open this folder as a run")) chosen = folder_;
   if (chosen) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
   return chosen;

@@ -10,13 +10,23 @@ namespace fuselab {
 
 namespace {
 
-LoadOutcome runJob(const std::string& what, const std::string& path, std::shared_ptr<const Trace> trace,
-                   const std::string& label, const AnalysisOptions& options, bool keep_view) {
+LoadOutcome runJob(const std::string& what, const std::string& path, const std::vector<std::string>& run_paths,
+                   std::shared_ptr<const Trace> trace, std::shared_ptr<const RunView> run, const std::string& label,
+                   const AnalysisOptions& options, bool keep_view) {
   LoadOutcome out;
   out.what = what;
   try {
+    std::error_code ec;
+    if (!trace && (!run_paths.empty() || std::filesystem::is_directory(path, ec))) {
+      std::vector<std::filesystem::path> files(run_paths.begin(), run_paths.end());
+      if (files.empty()) files.push_back(path);
+      RunAnalysisOptions run_options;
+      run_options.trace = options;
+      auto view = std::make_shared<const RunView>(openRunView(files, run_options));
+      trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
+      run = std::move(view);
+    }
     if (!path.empty() && !trace) {
-      std::error_code ec;
       if (!std::filesystem::is_regular_file(path, ec)) {
         out.error = path + ": no such file";
         return out;
@@ -24,7 +34,7 @@ LoadOutcome runJob(const std::string& what, const std::string& path, std::shared
       trace = std::make_shared<const Trace>(importChromeTrace(path));
     }
     auto analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
-    out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view};
+    out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view, std::move(run)};
   } catch (const std::exception& e) {  // TraceImportError names the place
     out.error = e.what();
   }
@@ -46,9 +56,19 @@ void TraceLoader::loadFile(const std::string& path, const AnalysisOptions& optio
   submit(std::move(j));
 }
 
-void TraceLoader::analyze(std::shared_ptr<const Trace> trace, std::string label, std::string path,
-                          const AnalysisOptions& options, bool keep_view) {
+void TraceLoader::loadRun(const std::vector<std::string>& paths, const AnalysisOptions& options) {
   Job j;
+  j.what = "open a run of " + std::to_string(paths.size()) + " files";
+  j.run_paths = paths;
+  j.label = "run: " + std::filesystem::path(paths.front()).parent_path().filename().string();
+  j.options = options;
+  submit(std::move(j));
+}
+
+void TraceLoader::analyze(std::shared_ptr<const Trace> trace, std::string label, std::string path,
+                          const AnalysisOptions& options, bool keep_view, std::shared_ptr<const RunView> run) {
+  Job j;
+  j.run = std::move(run);
   j.what = "analyse " + label;
   j.trace = std::move(trace);
   j.label = std::move(label);
@@ -69,7 +89,7 @@ void TraceLoader::submit(Job job) {
 void TraceLoader::start(Job job) {
   running_what_ = job.what;
   running_ = std::async(std::launch::async, [j = std::move(job)] {
-    return runJob(j.what, j.path, j.trace, j.label, j.options, j.keep_view);
+    return runJob(j.what, j.path, j.run_paths, j.trace, j.run, j.label, j.options, j.keep_view);
   });
 }
 

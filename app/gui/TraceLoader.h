@@ -1,6 +1,7 @@
 // Loads and analyses traces off the UI thread: a trace file (import +
-// analysis) or a trace already in memory (a capture, or a new gap
-// threshold). One job runs at a time; a newer request waiting replaces an
+// analysis), a run (a folder or several files: the ranks of one job, merged
+// into one trace on the aligned axis) or a trace already in memory (a
+// capture, or a new gap threshold). One job runs at a time; a newer request waiting replaces an
 // older waiting one. Results are picked up with poll() from the UI thread.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/RunView.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
@@ -21,6 +23,7 @@ struct LoadedTrace {
   std::string label;       // file name or capture description
   std::string path;        // the file, empty for traces from memory
   bool keep_view = false;  // same trace, new analysis
+  std::shared_ptr<const RunView> run;  // set for a run; `trace` is its merged trace
 };
 
 struct LoadOutcome {
@@ -33,9 +36,13 @@ class TraceLoader {
  public:
   ~TraceLoader();  // waits for the running job
 
+  // A folder is opened as a run.
   void loadFile(const std::string& path, const AnalysisOptions& options);
+  // Several files (or folders) as the ranks of one run.
+  void loadRun(const std::vector<std::string>& paths, const AnalysisOptions& options);
+  // `run`: the run `trace` is the merged trace of, if any (kept with the result).
   void analyze(std::shared_ptr<const Trace> trace, std::string label, std::string path,
-               const AnalysisOptions& options, bool keep_view);
+               const AnalysisOptions& options, bool keep_view, std::shared_ptr<const RunView> run = nullptr);
 
   // Finished jobs, oldest first.
   std::vector<LoadOutcome> poll();
@@ -47,8 +54,10 @@ class TraceLoader {
  private:
   struct Job {
     std::string what;
-    std::string path;                    // load this file, or
+    std::string path;                    // load this file (a folder: a run), or
+    std::vector<std::string> run_paths;  // these files as a run, or
     std::shared_ptr<const Trace> trace;  // analyse this trace
+    std::shared_ptr<const RunView> run;  // ... the merged trace of this run
     std::string label;
     AnalysisOptions options;
     bool keep_view = false;

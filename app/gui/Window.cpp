@@ -62,6 +62,10 @@ void saveScreenshot(Workspace& ws, const ScreenshotRequest& r, ImVec2 window_siz
 }  // namespace
 
 int openWindow(const std::string& trace_path) {
+  return openWindowWith(trace_path.empty() ? std::vector<std::string>{} : std::vector<std::string>{trace_path});
+}
+
+int openWindowWith(const std::vector<std::string>& paths) {
   g_stop = 0;
   auto old_int = std::signal(SIGINT, onStopSignal);
   auto old_term = std::signal(SIGTERM, onStopSignal);
@@ -106,7 +110,7 @@ int openWindow(const std::string& trace_path) {
   Workspace ws(settings);
   Workbench workbench(ws);      // workload, sizes, Run / Live
   TeachingPanels teaching(ws);  // the Learn menu: tutorial, A/B compare, sweep
-  if (!trace_path.empty()) ws.openTrace(trace_path);
+  ws.openPaths(paths);
   if (!warning.empty()) ws.notify(warning);
 
   while (!ws.quitRequested() && !g_stop) {
@@ -121,9 +125,9 @@ int openWindow(const std::string& trace_path) {
       continue;
     }
     if (!g_dropped.empty()) {
-      std::string path = g_dropped.front();  // one trace at a time: the first dropped file
+      // One file: a trace; a folder or several files: the ranks of a run.
+      ws.requestOpenPaths(g_dropped);
       g_dropped.clear();
-      ws.requestOpen(path);
     }
     float sx = 1, sy = 1;
     glfwGetWindowContentScale(w, &sx, &sy);

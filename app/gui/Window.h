@@ -4,11 +4,14 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace fuselab {
 
 // Opens the window (with `trace_path` loaded when not empty) and returns the
 // exit code: 0 after a normal close, 2 when no window can be opened.
 int openWindow(const std::string& trace_path);
+// Same with several paths: one file is a trace, a folder or several files a run.
+int openWindowWith(const std::vector<std::string>& paths);
 
 }  // namespace fuselab

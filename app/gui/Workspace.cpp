@@ -67,11 +67,26 @@ void Workspace::showTrace(std::shared_ptr<const Trace> trace, std::string label,
   loader_.analyze(std::move(trace), std::move(label), "", analysisOptions(), false);
 }
 
-void Workspace::requestOpen(const std::string& path) {
+void Workspace::showRun(std::shared_ptr<const RunView> run, std::string label) {
+  if (!run) return;
+  std::shared_ptr<const Trace> merged(run, &run->merged.trace);
+  loader_.analyze(std::move(merged), std::move(label), "", analysisOptions(), false, std::move(run));
+}
+
+void Workspace::openPaths(const std::vector<std::string>& paths) {
+  if (paths.size() == 1)
+    openTrace(paths.front());
+  else if (!paths.empty())
+    loader_.loadRun(paths, analysisOptions());
+}
+
+void Workspace::requestOpen(const std::string& path) { requestOpenPaths({path}); }
+
+void Workspace::requestOpenPaths(const std::vector<std::string>& paths) {
   if (hasUnsavedCapture())
-    pending_discard_ = PendingDiscard{false, path};
+    pending_discard_ = PendingDiscard{false, paths};
   else
-    openTrace(path);
+    openPaths(paths);
 }
 
 void Workspace::requestQuit() {
@@ -90,7 +105,7 @@ void Workspace::answerDiscardPrompt(bool discard) {
   if (pending.quit)
     quit_ = true;
   else
-    openTrace(pending.path);
+    openPaths(pending.paths);
 }
 
 void Workspace::drawDiscardPrompt() {
@@ -121,7 +136,7 @@ void Workspace::drawDiscardPrompt() {
 void Workspace::setGapThreshold(int64_t ns) {
   settings_.gap_threshold_ns = std::clamp(ns, AnalysisOptions::kMinGapThresholdNs, AnalysisOptions::kMaxGapThresholdNs);
   threshold_us_ = static_cast<float>(settings_.gap_threshold_ns) / 1000.0f;
-  if (trace_) loader_.analyze(trace_, label_, path_, analysisOptions(), true);
+  if (trace_) loader_.analyze(trace_, label_, path_, analysisOptions(), true, run_);
 }
 
 void Workspace::poll() {
@@ -137,6 +152,7 @@ void Workspace::poll() {
       timeline_.setAnalysis(analysis_);
       continue;
     }
+    run_ = l.run;
     trace_ = l.trace;
     analysis_ = l.analysis;
     span_ns_ = trace_->endNs() - trace_->beginNs();

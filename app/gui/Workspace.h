@@ -42,9 +42,14 @@ class Workspace {
   // Shows a trace from memory, e.g. a live capture; analysed in the background.
   // unsaved: a capture that exists nowhere else until exported.
   void showTrace(std::shared_ptr<const Trace> trace, std::string label, bool unsaved = false);
+  // Shows a run already loaded (its merged trace), analysed in the background.
+  void showRun(std::shared_ptr<const RunView> run, std::string label);
   // What the menu, recent files and drag-and-drop call: like openTrace and
   // quitting, but they first ask before an unsaved live capture is dropped.
   void requestOpen(const std::string& path);
+  // Several paths: the ranks of one run (a single folder is a run too).
+  void requestOpenPaths(const std::vector<std::string>& paths);
+  void openPaths(const std::vector<std::string>& paths);
   void requestQuit();
   bool hasUnsavedCapture() const { return unsaved_ != nullptr && unsaved_ == trace_; }
   bool discardPromptOpen() const { return pending_discard_.has_value(); }
@@ -60,6 +65,8 @@ class Workspace {
 
   std::shared_ptr<const Trace> trace() const { return trace_; }
   std::shared_ptr<const TraceAnalysis> analysis() const { return analysis_; }
+  // The open run (trace() is then its merged trace), or null for one trace.
+  std::shared_ptr<const RunView> run() const { return run_; }
   const std::string& traceLabel() const { return label_; }
   // The last load/analysis error ("" when the last one succeeded).
   const std::string& error() const { return error_; }
@@ -106,6 +113,7 @@ class Workspace {
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const TraceAnalysis> analysis_;
+  std::shared_ptr<const RunView> run_;
   std::string label_;
   std::string path_;
   int64_t span_ns_ = 0;  // cached: Trace::endNs() walks every event
@@ -126,7 +134,7 @@ class Workspace {
   std::shared_ptr<const Trace> unsaved_;
   struct PendingDiscard {
     bool quit = false;
-    std::string path;  // to open, when not quitting
+    std::vector<std::string> paths;  // to open, when not quitting
   };
   std::optional<PendingDiscard> pending_discard_;
   float threshold_us_ = 30;  // the sidebar slider

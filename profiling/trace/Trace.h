@@ -76,6 +76,7 @@ struct Track {
   std::optional<int64_t> thread_sort_index;
   int device = -1;   // GPU tracks
   int64_t stream = -1;
+  int rank = -1;     // the rank a merged run's track came from (RunMerge.h); -1 otherwise
 
   // Columns, one entry per event.
   std::vector<int64_t> start_ns;   // absolute: trace base + offset

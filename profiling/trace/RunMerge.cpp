@@ -1,0 +1,83 @@
+#include "profiling/trace/RunMerge.h"
+
+#include <string>
+
+namespace fuselab {
+
+namespace {
+
+// Keeps ids of different ranks apart (ids in Kineto files stay far below 2^40).
+int64_t rankId(int64_t id, size_t rank_pos) { return id < 0 ? id : id + (int64_t(rank_pos + 1) << 40); }
+
+// Numeric pids stay numeric (so CPU threads stay CPU threads) and sort by rank.
+std::string pidToken(const Track& t, std::string_view token, int rank) {
+  constexpr int64_t kRankStride = 10'000'000'000;  // above any pid
+  if (!token.empty() && token.front() != '"') return std::to_string(int64_t(rank + 1) * kRankStride + t.pid);
+  return "\"rank " + std::to_string(rank) + " " + std::string(token.substr(1));
+}
+
+void copyTrack(const Trace& from, const Track& src, Trace& into, uint32_t dst_index, int64_t offset,
+               uint64_t args_shift, size_t rank_pos) {
+  for (size_t i = 0; i < src.size(); ++i) {
+    Trace::NewEvent e;
+    e.start_ns = src.start_ns[i] + offset;
+    e.dur_ns = src.dur_ns[i];
+    e.name_id = into.strings.intern(from.strings.get(src.name_id[i]));
+    e.cat_id = into.strings.intern(from.strings.get(src.cat_id[i]));
+    e.category = src.category[i];
+    e.correlation = rankId(src.correlation[i], rank_pos);
+    e.external_id = rankId(src.external_id[i], rank_pos);
+    e.args = src.args[i].length ? ArgsRef{src.args[i].offset + args_shift, src.args[i].length} : ArgsRef{};
+    into.append(dst_index, e);
+  }
+}
+
+}  // namespace
+
+MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
+  MergedRun m;
+  Trace& out = m.trace;
+  out.meta.source = "run of " + std::to_string(run.ranks.size()) + " rank(s)";
+  out.meta.warnings = run.warnings;
+  m.track_of.resize(run.ranks.size());
+  for (size_t p = 0; p < run.ranks.size(); ++p) {
+    const RankTrace& r = run.ranks[p];
+    const Trace& src = r.trace;
+    const int64_t offset = offsets_ns[p];
+    const uint64_t args_shift = out.args_text->size();
+    out.args_text->append(*src.args_text);
+    if (p == 0) out.meta.base_time_ns = src.meta.base_time_ns + offset;
+    for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
+    for (const Track& t : src.tracks) {
+      const std::string pid = pidToken(t, src.strings.get(t.pid_id), r.rank);
+      const uint32_t ti = out.trackFor(pid, src.strings.get(t.tid_id));
+      m.track_of[p].push_back(ti);
+      Track& dst = out.tracks[ti];
+      const std::string_view process = src.strings.get(t.process_name_id);
+      dst.process_name_id = out.strings.intern("rank " + std::to_string(r.rank) + (process.empty() ? "" : " " + std::string(process)));
+      dst.thread_name_id = out.strings.intern(src.strings.get(t.thread_name_id));
+      dst.sort_index = t.sort_index;
+      dst.device = t.device;
+      dst.stream = t.stream;
+      dst.rank = r.rank;
+      copyTrack(src, t, out, ti, offset, args_shift, p);
+    }
+    for (const Flow& f : src.flows) {
+      Flow g = f;
+      g.id = static_cast<uint64_t>(rankId(static_cast<int64_t>(f.id), p));
+      g.cat_id = out.strings.intern(src.strings.get(f.cat_id));
+      g.name_id = out.strings.intern(src.strings.get(f.name_id));
+      g.from.track = m.track_of[p][f.from.track];
+      g.to.track = m.track_of[p][f.to.track];
+      if (g.from_ts_ns >= 0) g.from_ts_ns += offset;
+      if (g.to_ts_ns >= 0) g.to_ts_ns += offset;
+      out.flows.push_back(g);
+    }
+    for (const RawEvent& e : src.raw_events)
+      out.raw_events.push_back({e.json, e.ts_ns + offset, out.strings.intern(src.strings.get(e.name_id)), e.phase});
+  }
+  out.finalize();
+  return m;
+}
+
+}  // namespace fuselab

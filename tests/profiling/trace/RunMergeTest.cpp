@@ -1,0 +1,57 @@
+#include "profiling/trace/RunMerge.h"
+
+#include <gtest/gtest.h>
+
+#include "profiling/trace/RunLoader.h"
+#include "tests/support/RankTraceBuilder.h"
+#include "tests/support/TestPaths.h"
+
+namespace fuselab {
+namespace {
+
+TEST(RunMerge, EachRankOnTheAlignedAxisWithItsOwnLaunchLinks) {
+  std::vector<RankTrace> ranks;
+  // Both ranks use correlation 1 for their kernel: merged, they must not link across ranks.
+  ranks.push_back(test::RankTraceBuilder().compute("gemm_a", 10'000, 5'000).build(0));
+  ranks.push_back(test::RankTraceBuilder().compute("gemm_b", 20'000, 5'000).build(3));
+  const fuselab::Run run = test::runOf(std::move(ranks));
+  const MergedRun m = mergeRun(run, {0, -7'000});
+  const Trace& t = m.trace;
+  EXPECT_EQ(t.eventCount(), 4u);
+  ASSERT_EQ(m.track_of.size(), 2u);
+  for (size_t p = 0; p < 2; ++p) {
+    for (size_t src = 0; src < run.ranks[p].trace.tracks.size(); ++src) {
+      const Track& a = run.ranks[p].trace.tracks[src];
+      const Track& b = t.tracks[m.track_of[p][src]];
+      EXPECT_EQ(b.rank, run.ranks[p].rank);
+      EXPECT_EQ(b.kind, a.kind);
+      ASSERT_EQ(b.size(), a.size());
+      for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(b.start_ns[i], a.start_ns[i] + (p == 0 ? 0 : -7'000));
+        EXPECT_EQ(t.strings.get(b.name_id[i]), run.ranks[p].trace.strings.get(a.name_id[i]));
+      }
+    }
+  }
+  ASSERT_EQ(t.launches().size(), 2u);
+  for (const LaunchLink& l : t.launches()) {
+    ASSERT_TRUE(l.launch.has_value());
+    ASSERT_EQ(l.gpu_ops.size(), 1u);
+    EXPECT_EQ(t.tracks[l.launch->track].rank, t.tracks[l.gpu_ops[0].track].rank);
+  }
+  const Track& cpu3 = t.tracks[m.track_of[1][0]];
+  EXPECT_EQ(cpu3.kind, TrackKind::Cpu);
+  EXPECT_EQ(t.strings.get(cpu3.process_name_id), "rank 3");
+}
+
+TEST(RunMerge, TheHtaFixtureKeepsEveryEventAndArgument) {
+  const fuselab::Run run = loadRun(traceFilesIn(test::multirankFixtureDir()));
+  const MergedRun m = mergeRun(run, {0, 0});
+  EXPECT_EQ(m.trace.eventCount(), run.ranks[0].trace.eventCount() + run.ranks[1].trace.eventCount());
+  const Track& src = run.ranks[1].trace.tracks[0];
+  const Track& dst = m.trace.tracks[m.track_of[1][0]];
+  for (size_t i = 0; i < src.size(); ++i)
+    EXPECT_EQ(m.trace.argsJson(dst.args[i]), run.ranks[1].trace.argsJson(src.args[i]));
+}
+
+}  // namespace
+}  // namespace fuselab
