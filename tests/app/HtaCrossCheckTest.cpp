@@ -4,12 +4,9 @@
 // tests/hta/hta_crosscheck.py reports HTA's figures; it is run with the
 // project's Python (FUSELAB_PYTHON_EXE), where the test setup installs HTA.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,6 +14,7 @@
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/RunPython.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -30,25 +28,10 @@ struct HtaResult {
   nlohmann::json report;
 };
 
-std::string shellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 HtaResult runHta(const std::filesystem::path& trace, double threshold_us) {
-  const std::string script = std::string(FUSELAB_SOURCE_DIR) + "/tests/hta/hta_crosscheck.py";
-  const std::string cmd = shellQuote(test::pythonExe()) + " " + shellQuote(script) + " " +
-                          shellQuote(trace.string()) + " --threshold-us " + std::to_string(threshold_us) +
-                          " 2>/dev/null";
-  HtaResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
-  int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const test::PythonResult p =
+      test::runPython("tests/hta/hta_crosscheck.py", {trace.string(), "--threshold-us", std::to_string(threshold_us)});
+  HtaResult r{p.exit_code, p.output, {}};
   if (r.exit_code == 0) r.report = nlohmann::json::parse(r.output, nullptr, false);
   return r;
 }
