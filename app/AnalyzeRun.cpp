@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "app/RunReport.h"
+#include "profiling/analysis/RunView.h"
+#include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/RunLoader.h"
 
 namespace fuselab {
@@ -11,6 +13,13 @@ namespace fuselab {
 bool isRunArgument(const std::vector<std::string>& paths) {
   std::error_code ec;
   return paths.size() > 1 || (paths.size() == 1 && std::filesystem::is_directory(paths[0], ec));
+}
+
+Trace readTraceOrRun(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return importChromeTrace(path);
+  RunView view = openRunView({std::filesystem::path(path)});
+  return std::move(view.merged.trace);
 }
 
 int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const RunAnalysisOptions& options) {

@@ -2,13 +2,15 @@
 // table of two traces (per-step kernels, launches, GPU busy, CPU dispatch,
 // wall time, utilization, idle time by cause, kernels by name), with B aligned
 // on the start of A's step K. --screenshot draws both timelines one above the
-// other, aligned, with the table (GUI builds).
+// other, aligned, with the table (GUI builds). A folder is a run: its ranks
+// merged on the aligned axis.
 // Exit codes: 0 ok, 2 bad arguments or an unreadable trace.
 #include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
+#include "app/AnalyzeRun.h"
 #include "app/Commands.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/TraceCompare.h"
@@ -73,7 +75,7 @@ int runCompare(const CompareArgs& args) {
   const std::string* paths[2] = {&args.a, &args.b};
   for (int i = 0; i < 2; ++i) {
     try {
-      traces[i] = std::make_shared<Trace>(importChromeTrace(*paths[i]));
+      traces[i] = std::make_shared<Trace>(readTraceOrRun(*paths[i]));  // a folder: its ranks merged
     } catch (const std::exception& e) {
       std::cerr << "fuselab compare: cannot read " << *paths[i] << ": " << e.what() << "\n";
       return kExitError;
@@ -113,8 +115,12 @@ void addCompareCommand(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("compare", "A/B: the diff table of two traces (e.g. eager vs fused MLP), aligned on "
                                             "a step");
   auto a = std::make_shared<CompareArgs>();
-  cmd->add_option("a", a->a, "Trace A (.json / .json.gz)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("b", a->b, "Trace B (.json / .json.gz)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("a", a->a, "Trace A (.json / .json.gz), or a folder of rank traces")
+      ->required()
+      ->check(CLI::ExistingPath);
+  cmd->add_option("b", a->b, "Trace B (.json / .json.gz), or a folder of rank traces")
+      ->required()
+      ->check(CLI::ExistingPath);
   cmd->add_option("--step", a->step, "Align B on the start of this step of A (1 = the first profiled step)")
       ->capture_default_str();
   cmd->add_flag("--json", a->json, "Print the comparison as JSON");

@@ -9,6 +9,7 @@
 
 #include "profiling/trace/DurationText.h"
 #include "ui/EventTooltip.h"
+#include "ui/TableSort.h"
 #include "ui/layout/EventNames.h"
 #include "ui/layout/LaneLayout.h"
 
@@ -64,16 +65,6 @@ void stackedBar(const std::vector<std::pair<float, ImU32>>& parts, ImU32 backgro
 }
 
 ImU32 opaque(ImU32 c) { return c | IM_COL32_A_MASK; }
-
-// Sort helpers: compare by one column, ascending or descending.
-template <typename Row, typename Key>
-void sortRows(std::vector<uint32_t>& order, const std::vector<Row>& rows, Key key, bool ascending) {
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    auto ka = key(rows[a]);
-    auto kb = key(rows[b]);
-    return ascending ? ka < kb : kb < ka;
-  });
-}
 
 }  // namespace
 

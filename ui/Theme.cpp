@@ -72,6 +72,11 @@ Theme makeTheme(ThemeKind kind, float scale) {
     t.gap[static_cast<int>(GapCause::KernelWait)] = rgb(235, 205, 70, 90);
     t.gap[static_cast<int>(GapCause::Other)] = rgb(120, 140, 255, 90);
     t.gap_sync_mark = rgb(255, 120, 120, 220);
+    t.collective = rgb(80, 220, 230, 200);
+    t.late_arrival = rgb(255, 80, 80);
+    t.activity[0] = rgb(45, 48, 56);
+    t.activity[1] = rgb(80, 170, 110);
+    t.activity[2] = rgb(80, 200, 230);
   } else {
     t.canvas_bg = rgb(250, 250, 252);
     t.lane_bg[0] = rgb(255, 255, 255);
@@ -105,6 +110,11 @@ Theme makeTheme(ThemeKind kind, float scale) {
     t.gap[static_cast<int>(GapCause::KernelWait)] = rgb(230, 190, 20, 80);
     t.gap[static_cast<int>(GapCause::Other)] = rgb(70, 100, 240, 60);
     t.gap_sync_mark = rgb(200, 30, 30, 220);
+    t.collective = rgb(0, 140, 160, 220);
+    t.late_arrival = rgb(220, 30, 30);
+    t.activity[0] = rgb(232, 232, 236);
+    t.activity[1] = rgb(60, 160, 90);
+    t.activity[2] = rgb(20, 150, 190);
   }
   return t;
 }

@@ -54,6 +54,12 @@ struct Theme {
   // GPU idle gaps, indexed by GapCause, drawn translucent over GPU lanes.
   ImU32 gap[3] = {0, 0, 0};
   ImU32 gap_sync_mark = 0;  // stripe on gaps covered by a synchronize call
+
+  // Runs: a collective's link across ranks, its late arrival, and the
+  // overview strip's cells (idle, busy, communicating).
+  ImU32 collective = 0;
+  ImU32 late_arrival = 0;
+  ImU32 activity[3] = {0, 0, 0};
 };
 
 Theme makeTheme(ThemeKind kind, float scale = 1.0f);

@@ -66,6 +66,7 @@ void legendSwatch(ImU32 color, const char* label, bool stripe = false, ImU32 str
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis) {
   trace_ = std::move(trace);
+  links_.clear();
   selected_.reset();
   selected_flows_.clear();
   lane_records_.clear();
@@ -195,6 +196,7 @@ void TimelineView::rebuildLayout(float row_height) {
   o.row_height = row_height;
   o.lane_padding = std::floor(row_height * 0.2f);
   o.header_height = std::floor(row_height * 1.1f);
+  o.collapsed_ranks = collapsed_ranks_;
   layout_ = layoutLanes(*trace_, o);
   layout_row_height_ = row_height;
   lane_records_.assign(layout_.lanes.size(), LaneRecords{});
@@ -341,6 +343,10 @@ void TimelineView::draw(const Theme& th) {
   const float fs = ImGui::GetFontSize();
   const float row_h = std::floor(fs + 6 * th.scale);
   if (row_h != layout_row_height_) rebuildLayout(row_h);
+  if (pending_rank_) {
+    if (const LaneGroupHeader* h = layout_.rankHeader(*pending_rank_)) pending_scroll_y_ = h->top;
+    pending_rank_.reset();
+  }
   if (label_font_size_ != fs) {
     float widest = ImGui::CalcTextSize("time since trace start").x;
     for (const Lane& l : layout_.lanes) widest = std::max(widest, ImGui::CalcTextSize(l.label.c_str()).x);
@@ -440,7 +446,10 @@ void TimelineView::drawLanes(const Theme& th, const Ruler& ruler, float height) 
   if (hovered && !ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f) && io.MousePos.x >= time_x0)
     hit = hitTest(layout_, lane_records_, io.MousePos.x, io.MousePos.y - content.y);
   // A press and release on the canvas without dragging is a click.
-  if (ImGui::IsItemDeactivated() && hovered && drag_distance_ < 3) {
+  const LaneGroupHeader* clicked_header = layout_.headerAt(io.MousePos.y - content.y);
+  if (ImGui::IsItemDeactivated() && hovered && drag_distance_ < 3 && clicked_header && clicked_header->rank >= 0) {
+    toggleRank(clicked_header->rank);
+  } else if (ImGui::IsItemDeactivated() && hovered && drag_distance_ < 3) {
     if (hit && !hit->record.folded())
       select(hit->event());
     else if (hit)  // a folded run: zoom so its events separate
@@ -464,13 +473,8 @@ void TimelineView::drawLanes(const Theme& th, const Ruler& ruler, float height) 
   for (const LaneGroupHeader& h : layout_.headers) {
     if (h.top + h.height < vis_top || h.top > vis_bottom) continue;
     dl->AddRectFilled(ImVec2(win_min.x, sy(h.top)), ImVec2(win_max.x, sy(h.top + h.height)), th.header_bg);
-    size_t lanes_in_group = 0;
-    for (const Lane& l : layout_.lanes) lanes_in_group += l.group == h.group;
-    std::string title = h.title + "  (" + std::to_string(lanes_in_group) + " " +
-                        (h.group == LaneGroup::Cpu ? "thread" : h.group == LaneGroup::Gpu ? "stream" : "track") +
-                        (lanes_in_group == 1 ? "" : "s") + ")";
     dl->AddText(ImVec2(win_min.x + 6, sy(h.top) + (h.height - ImGui::GetFontSize()) * 0.5f), th.header_text,
-                title.c_str());
+                headerTitle(h).c_str());
   }
 
   // --- the time area --------------------------------------------------------
@@ -548,6 +552,8 @@ void TimelineView::drawLanes(const Theme& th, const Ruler& ruler, float height) 
                        shortEventName(name));
     }
   }
+
+  drawCollectiveLinks(th, dl, content, vis_top, vis_bottom);
 
   // Selection and its flows.
   auto eventRect = [&](EventRef e, ImVec2& a, ImVec2& b) {

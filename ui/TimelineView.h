@@ -6,6 +6,10 @@
 //
 // Instant events (Trace::raw_events) are marked under the ruler.
 //
+// A merged run (tracks with Track::rank) shows a header per rank (click to
+// collapse or expand its lanes) and its collectives as links across the
+// ranks' events with the late arrival marked (TimelineRun.cpp).
+//
 // Mouse: wheel zooms around the pointer, Shift+wheel scrolls lanes, drag pans,
 // click selects, double-click zooms to the event. Keys: W/S zoom, A/D pan,
 // F fit all, 1..9 fit step k.
@@ -15,6 +19,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,6 +57,22 @@ class TimelineView {
   // `name`, and with `reveal` brings it into view; false when there is none.
   bool findNext(std::string_view name, bool reveal = true);
 
+  // --- runs -------------------------------------------------------------------
+  struct CollectiveLink {
+    std::vector<EventRef> events;  // one per rank, in the shown trace
+    size_t late = 0;               // index of the late arrival in `events`
+    double begin_ns = 0, end_ns = 0;
+  };
+  // Links to draw (any order); cleared by setTrace.
+  void setCollectiveLinks(std::vector<CollectiveLink> links);
+  void toggleRank(int rank);
+  bool rankCollapsed(int rank) const;
+  // Expands the rank and scrolls its lanes to the top (at the next draw).
+  void scrollToRank(int rank);
+  // Where the rank's header row was drawn in the last frame (its title's
+  // left end, screen coordinates); nullopt when off screen or no such rank.
+  std::optional<ImVec2> rankHeaderPos(int rank) const;
+
   std::optional<EventRef> selected() const { return selected_; }
   const TimeAxis& axis() const { return axis_; }
   bool hasTrace() const { return trace_ != nullptr; }
@@ -79,6 +100,9 @@ class TimelineView {
   void drawMarkers(const Theme& theme, ImDrawList* dl, ImVec2 min, ImVec2 max);
   void drawLanes(const Theme& theme, const Ruler& ruler, float height);
   void drawEventTooltip(const Theme& theme, const Hit& hit);
+  // TimelineRun.cpp
+  std::string headerTitle(const LaneGroupHeader& h) const;
+  void drawCollectiveLinks(const Theme& theme, ImDrawList* dl, ImVec2 content, float vis_top, float vis_bottom);
   void drawGapTooltip(const GapRect& rect);
   void handleKeys();
   void revealEvent(EventRef e);
@@ -101,6 +125,10 @@ class TimelineView {
   std::optional<float> pending_scroll_y_;
   std::optional<EventRef> selected_;
   std::vector<FlowLink> selected_flows_;
+  std::vector<int> collapsed_ranks_;
+  std::optional<int> pending_rank_;
+  std::vector<CollectiveLink> links_;  // by begin
+  double longest_link_ns_ = 0;
 
   // Per frame, reused.
   std::vector<LaneRecords> lane_records_;

@@ -11,12 +11,18 @@ namespace fuselab {
 namespace {
 
 LoadOutcome runJob(const std::string& what, const std::string& path, const std::vector<std::string>& run_paths,
-                   std::shared_ptr<const Trace> trace, std::shared_ptr<const RunView> run, const std::string& label,
-                   const AnalysisOptions& options, bool keep_view) {
+                   std::shared_ptr<const Trace> trace, std::shared_ptr<const RunView> run,
+                   std::optional<AlignMethod> align, const std::string& label, const AnalysisOptions& options,
+                   bool keep_view) {
   LoadOutcome out;
   out.what = what;
   try {
     std::error_code ec;
+    if (run && align) {
+      auto view = std::make_shared<const RunView>(makeRunView(run->run, RunAnalysisOptions{options, align}));
+      trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
+      run = std::move(view);
+    }
     if (!trace && (!run_paths.empty() || std::filesystem::is_directory(path, ec))) {
       std::vector<std::filesystem::path> files(run_paths.begin(), run_paths.end());
       if (files.empty()) files.push_back(path);
@@ -65,6 +71,17 @@ void TraceLoader::loadRun(const std::vector<std::string>& paths, const AnalysisO
   submit(std::move(j));
 }
 
+void TraceLoader::realignRun(std::shared_ptr<const RunView> run, AlignMethod method, std::string label,
+                             const AnalysisOptions& options) {
+  Job j;
+  j.what = "align the ranks by " + std::string(alignMethodName(method));
+  j.run = std::move(run);
+  j.align = method;
+  j.label = std::move(label);
+  j.options = options;
+  submit(std::move(j));
+}
+
 void TraceLoader::analyze(std::shared_ptr<const Trace> trace, std::string label, std::string path,
                           const AnalysisOptions& options, bool keep_view, std::shared_ptr<const RunView> run) {
   Job j;
@@ -89,7 +106,7 @@ void TraceLoader::submit(Job job) {
 void TraceLoader::start(Job job) {
   running_what_ = job.what;
   running_ = std::async(std::launch::async, [j = std::move(job)] {
-    return runJob(j.what, j.path, j.run_paths, j.trace, j.run, j.label, j.options, j.keep_view);
+    return runJob(j.what, j.path, j.run_paths, j.trace, j.run, j.align, j.label, j.options, j.keep_view);
   });
 }
 

@@ -40,6 +40,9 @@ class TraceLoader {
   void loadFile(const std::string& path, const AnalysisOptions& options);
   // Several files (or folders) as the ranks of one run.
   void loadRun(const std::vector<std::string>& paths, const AnalysisOptions& options);
+  // The same ranks aligned another way (a new merged trace and analysis).
+  void realignRun(std::shared_ptr<const RunView> run, AlignMethod method, std::string label,
+                  const AnalysisOptions& options);
   // `run`: the run `trace` is the merged trace of, if any (kept with the result).
   void analyze(std::shared_ptr<const Trace> trace, std::string label, std::string path,
                const AnalysisOptions& options, bool keep_view, std::shared_ptr<const RunView> run = nullptr);
@@ -57,7 +60,8 @@ class TraceLoader {
     std::string path;                    // load this file (a folder: a run), or
     std::vector<std::string> run_paths;  // these files as a run, or
     std::shared_ptr<const Trace> trace;  // analyse this trace
-    std::shared_ptr<const RunView> run;  // ... the merged trace of this run
+    std::shared_ptr<const RunView> run;  // ... the merged trace of this run (or realign it:)
+    std::optional<AlignMethod> align;
     std::string label;
     AnalysisOptions options;
     bool keep_view = false;

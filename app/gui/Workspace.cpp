@@ -133,6 +133,10 @@ void Workspace::drawDiscardPrompt() {
   ImGui::EndPopup();
 }
 
+void Workspace::realignRun(AlignMethod method) {
+  if (run_) loader_.realignRun(run_, method, label_, analysisOptions());
+}
+
 void Workspace::setGapThreshold(int64_t ns) {
   settings_.gap_threshold_ns = std::clamp(ns, AnalysisOptions::kMinGapThresholdNs, AnalysisOptions::kMaxGapThresholdNs);
   threshold_us_ = static_cast<float>(settings_.gap_threshold_ns) / 1000.0f;
@@ -159,6 +163,7 @@ void Workspace::poll() {
     label_ = l.label;
     path_ = l.path;
     timeline_.setTrace(trace_, analysis_);
+    run_panels_.setRun(run_, timeline_);
     if (!path_.empty()) settings_.addRecentFile(path_);
   }
 }
@@ -296,6 +301,7 @@ void Workspace::drawFrame(ScreenshotArea area) {
   ImGui::BeginChild("##tables_panel", ImVec2(right_w, std::max(1.0f, size.y - timeline_h - gap)), true);
   ImGui::PopStyleVar();
   if (ImGui::BeginTabBar("##details")) {
+    run_panels_.drawTableTabs(th, timeline_);
     stats_.drawTableTabs(trace_.get(), analysis_.get(), th, timeline_);
     for (auto& [title, draw] : details_tabs_) {
       if (ImGui::BeginTabItem(title.c_str())) {
@@ -370,6 +376,11 @@ void Workspace::drawSidebar(const ui::Theme& th) {
   if (ImGui::IsItemDeactivatedAfterEdit()) setGapThreshold(std::llround(static_cast<double>(threshold_us_) * 1000.0));
   ImGui::Spacing();
 
+  if (run_panels_.hasRun()) {
+    panelTitle(th, "Run");
+    if (auto method = run_panels_.drawSummary(th, timeline_)) realignRun(*method);
+    ImGui::Spacing();
+  }
   panelTitle(th, "Summary");
   stats_.drawSummary(trace_.get(), analysis_.get(), th, timeline_);
   ImGui::PopStyleVar();
@@ -395,6 +406,10 @@ void Workspace::drawTimelinePanel(const ui::Theme& th) {
     ImGui::PopStyleColor(2);
   }
   ImGui::Spacing();
+  if (run_panels_.hasRun()) {
+    run_panels_.drawOverview(th, timeline_);
+    ImGui::Spacing();
+  }
   timeline_.draw(th);
 }
 

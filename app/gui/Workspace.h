@@ -23,6 +23,7 @@
 #include "app/gui/TraceLoader.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/Trace.h"
+#include "ui/RunPanels.h"
 #include "ui/StatsPanel.h"
 #include "ui/Theme.h"
 #include "ui/TimelineView.h"
@@ -55,6 +56,8 @@ class Workspace {
   bool discardPromptOpen() const { return pending_discard_.has_value(); }
   // The prompt's answer: discard (then open or quit as asked) or keep.
   void answerDiscardPrompt(bool discard);
+  // Aligns the open run's ranks another way (in the background).
+  void realignRun(AlignMethod method);
   // Re-analyses the current trace with another gap threshold.
   void setGapThreshold(int64_t ns);
   bool busy() const { return loader_.busy(); }
@@ -109,6 +112,7 @@ class Workspace {
   Settings settings_;
   ui::TimelineView timeline_;
   ui::StatsPanel stats_;
+  ui::RunPanels run_panels_;
   TraceLoader loader_;
 
   std::shared_ptr<const Trace> trace_;

@@ -2,18 +2,17 @@
 
 namespace fuselab {
 
-RunView makeRunView(Run run, const RunAnalysisOptions& options) {
+RunView makeRunView(std::shared_ptr<const Run> run, const RunAnalysisOptions& options) {
   RunView v;
-  v.analysis = analyzeRun(run, options);
-  v.merged = mergeRun(run, v.analysis.alignment.offsets_ns);
-  for (RankTrace& r : run.ranks) r.trace = Trace();
+  v.analysis = analyzeRun(*run, options);
+  v.merged = mergeRun(*run, v.analysis.alignment.offsets_ns);
   v.run = std::move(run);
   return v;
 }
 
 RunView openRunView(const std::vector<std::filesystem::path>& files, const RunAnalysisOptions& options,
                     const RunLoadOptions& load) {
-  return makeRunView(loadRun(expandRunPaths(files), load), options);
+  return makeRunView(std::make_shared<const Run>(loadRun(expandRunPaths(files), load)), options);
 }
 
 }  // namespace fuselab

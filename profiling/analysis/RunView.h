@@ -1,9 +1,10 @@
-// A run as the viewer holds it: the run's analysis and one merged trace of
-// all ranks on the aligned axis (RunMerge.h). The per-rank traces are freed
-// once merged; `run` keeps ranks, files, world size and warnings.
+// A run as the viewer holds it: the ranks' traces, the run's analysis and one
+// merged trace of all ranks on the aligned axis (RunMerge.h). Realigning
+// (another AlignMethod) shares the loaded ranks and redoes the rest.
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 #include "profiling/analysis/RunAnalysis.h"
@@ -13,7 +14,7 @@
 namespace fuselab {
 
 struct RunView {
-  Run run;  // RankTrace::trace emptied
+  std::shared_ptr<const Run> run;
   RunAnalysis analysis;
   MergedRun merged;
 
@@ -24,7 +25,7 @@ struct RunView {
 // Loads (RunLoader.h), analyses and merges. Throws RunLoadError.
 RunView openRunView(const std::vector<std::filesystem::path>& files, const RunAnalysisOptions& options = {},
                     const RunLoadOptions& load = {});
-// Analyses and merges a run already loaded (its traces are moved out).
-RunView makeRunView(Run run, const RunAnalysisOptions& options = {});
+// Analyses and merges a run already loaded.
+RunView makeRunView(std::shared_ptr<const Run> run, const RunAnalysisOptions& options = {});
 
 }  // namespace fuselab

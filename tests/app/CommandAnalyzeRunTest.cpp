@@ -77,6 +77,14 @@ TEST(CommandAnalyzeRun, TextSummary) {
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
 }
 
+TEST(CommandAnalyzeRun, CompareTakesRunsMerged) {
+  CliRun r = runFuselab({"compare", kRunDir, kRunDir, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("kernels"));
+  EXPECT_FALSE(j["kernels"].empty());
+}
+
 TEST(CommandAnalyzeRun, BadInputGetsClearMessages) {
   const auto empty = test::scratchDir("AnalyzeRunEmpty");
   CliRun none = runFuselab({"analyze", empty.string()});

@@ -66,26 +66,39 @@ LaneLayout layoutLanes(const Trace& trace, const LaneLayoutOptions& options) {
     if (trace.tracks[i].size() > 0) order.push_back(i);
   // CPU: by process, the process's main thread (tid == pid) first, then tid.
   // GPU: by device, then stream. Other: as the trace orders them.
+  // A merged run: by rank first.
   auto key = [&](uint32_t i) {
     const Track& t = trace.tracks[i];
     auto group = static_cast<int>(laneGroupOf(t));
     switch (t.kind) {
-      case TrackKind::Cpu: return std::make_tuple(group, t.pid, int64_t(t.tid != t.pid), t.tid, int64_t(i));
-      case TrackKind::Gpu: return std::make_tuple(group, int64_t(t.device), int64_t(0), t.stream, int64_t(i));
-      default: return std::make_tuple(group, t.sort_index, int64_t(0), int64_t(0), int64_t(i));
+      case TrackKind::Cpu: return std::make_tuple(t.rank, group, t.pid, int64_t(t.tid != t.pid), t.tid, int64_t(i));
+      case TrackKind::Gpu: return std::make_tuple(t.rank, group, int64_t(t.device), int64_t(0), t.stream, int64_t(i));
+      default: return std::make_tuple(t.rank, group, t.sort_index, int64_t(0), int64_t(0), int64_t(i));
     }
   };
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
 
   float y = 0;
-  std::optional<LaneGroup> current;
+  std::optional<std::pair<int, LaneGroup>> current;  // (rank, group) of the last header
   for (uint32_t ti : order) {
     const Track& t = trace.tracks[ti];
     LaneGroup g = laneGroupOf(t);
-    if (!current || *current != g) {
+    if (t.rank >= 0) {
+      if (!current || current->first != t.rank) {
+        LaneGroupHeader h{g, "rank " + std::to_string(t.rank), y, options.header_height, t.rank};
+        h.collapsed = std::find(options.collapsed_ranks.begin(), options.collapsed_ranks.end(), t.rank) !=
+                      options.collapsed_ranks.end();
+        layout.headers.push_back(h);
+        y += options.header_height;
+        current = {t.rank, g};
+      }
+      LaneGroupHeader& h = layout.headers.back();
+      (g == LaneGroup::Cpu ? h.cpu_lanes : g == LaneGroup::Gpu ? h.gpu_lanes : h.other_lanes) += 1;
+      if (h.collapsed) continue;
+    } else if (!current || current->second != g) {
       layout.headers.push_back({g, std::string(laneGroupTitle(g)), y, options.header_height});
       y += options.header_height;
-      current = g;
+      current = {-1, g};
     }
     Lane lane;
     lane.track = ti;
@@ -98,6 +111,8 @@ LaneLayout layoutLanes(const Trace& trace, const LaneLayoutOptions& options) {
     layout.lanes.push_back(std::move(lane));
   }
   layout.total_height = y;
+  layout.lane_of_track.assign(trace.tracks.size(), -1);
+  for (size_t i = 0; i < layout.lanes.size(); ++i) layout.lane_of_track[layout.lanes[i].track] = static_cast<int32_t>(i);
   return layout;
 }
 
@@ -115,8 +130,21 @@ int LaneLayout::rowAt(const Lane& lane, float y) const {
   return row < lane.rows ? row : -1;
 }
 
+const LaneGroupHeader* LaneLayout::headerAt(float y) const {
+  for (const LaneGroupHeader& h : headers)
+    if (y >= h.top && y < h.top + h.height) return &h;
+  return nullptr;
+}
+
+const LaneGroupHeader* LaneLayout::rankHeader(int rank) const {
+  for (const LaneGroupHeader& h : headers)
+    if (h.rank == rank) return &h;
+  return nullptr;
+}
+
 const Lane* LaneLayout::laneOfTrack(uint32_t track) const {
-  for (const Lane& l : lanes)
+  if (track < lane_of_track.size()) return lane_of_track[track] < 0 ? nullptr : &lanes[lane_of_track[track]];
+  for (const Lane& l : lanes)  // a layout built by hand
     if (l.track == track) return &l;
   return nullptr;
 }

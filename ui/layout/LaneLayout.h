@@ -1,6 +1,8 @@
 // Vertical layout of the timeline: one lane per track, CPU threads above GPU
 // streams (then tracks of other kinds), each lane split into sub-rows by
-// event depth, with a header row per group. Positions are in content
+// event depth, with a header row per group. A merged run (tracks with
+// Track::rank) is grouped by rank instead: a header per rank, then its CPU
+// and GPU lanes; a collapsed rank shows its header only. Positions are in content
 // coordinates (0 = top of the lane area, before scrolling).
 #pragma once
 
@@ -26,20 +28,25 @@ struct Lane {
 
 struct LaneGroupHeader {
   LaneGroup group = LaneGroup::Cpu;
-  std::string title;  // "CPU", "GPU", "Other"
+  std::string title;  // "CPU", "GPU", "Other"; "rank 3" for a rank header
   float top = 0;
   float height = 0;
+  int rank = -1;           // a rank header's rank
+  bool collapsed = false;  // a rank header whose lanes are hidden
+  size_t cpu_lanes = 0, gpu_lanes = 0, other_lanes = 0;  // lanes under the header (hidden ones too)
 };
 
 struct LaneLayoutOptions {
   float row_height = 18;
   float lane_padding = 4;   // above and below the rows of one lane
   float header_height = 20;  // group title row
+  std::vector<int> collapsed_ranks;  // ranks whose lanes are hidden (merged runs)
 };
 
 struct LaneLayout {
   std::vector<Lane> lanes;  // top to bottom
   std::vector<LaneGroupHeader> headers;
+  std::vector<int32_t> lane_of_track;  // index into lanes per track, -1 without a lane
   float row_height = 18;
   float lane_padding = 4;
   float total_height = 0;
@@ -51,6 +58,10 @@ struct LaneLayout {
   float rowTop(const Lane& lane, int depth) const { return lane.top + lane_padding + depth * row_height; }
   float rowCenter(const Lane& lane, int depth) const { return rowTop(lane, depth) + row_height * 0.5f; }
   const Lane* laneOfTrack(uint32_t track) const;
+  // The header whose row contains y, or nullptr.
+  const LaneGroupHeader* headerAt(float y) const;
+  // A rank's header, or nullptr.
+  const LaneGroupHeader* rankHeader(int rank) const;
 };
 
 // Tracks with no events get no lane.
