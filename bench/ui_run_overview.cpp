@@ -1,0 +1,129 @@
+// A 64-rank run built by tiling rank 0 of the HTA fixture (each copy with its
+// own distributedInfo.rank and its clock moved by up to 0.6 ms):
+// - RunOpen64: read, analyse (collectives, alignment, per rank) and merge the
+//   64 files; counters split it into reading and the rest, and give the
+//   ratio of the whole open to reading alone;
+// - OverviewFrame64: one frame of the rank x time overview strip at 800
+//   columns (cells and the rectangles drawn); target <= 4 ms per frame
+//   (the counter budget_share is the frame's share of 4 ms);
+// - LaneLayout64: laying out the merged trace's lanes by rank.
+#include <benchmark/benchmark.h>
+#include <zlib.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "profiling/analysis/RunView.h"
+#include "profiling/trace/ChromeTraceImport.h"
+#include "ui/layout/LaneLayout.h"
+#include "ui/layout/RunOverview.h"
+
+namespace {
+
+using namespace fuselab;
+namespace fs = std::filesystem;
+
+constexpr int kRanks = 64;
+
+std::string gunzip(const fs::path& p) {
+  gzFile f = gzopen(p.c_str(), "rb");
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while (f && (n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  if (f) gzclose(f);
+  return out;
+}
+
+// The 64 rank files, written once per process into a temporary folder
+// that is removed at exit.
+struct RankFiles {
+  fs::path dir;
+  std::vector<fs::path> paths;
+  ~RankFiles() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+const std::vector<fs::path>& rankFiles() {
+  static const RankFiles files = [] {
+    const fs::path fixture = fs::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz";
+    const nlohmann::json base = nlohmann::json::parse(gunzip(fixture));
+    const fs::path dir = fs::temp_directory_path() / ("fuselab-bench-run64-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    RankFiles out;
+    out.dir = dir;
+    for (int r = 0; r < kRanks; ++r) {
+      nlohmann::json j = base;
+      j["distributedInfo"]["rank"] = r;
+      const double shift_us = (r * 37) % 600;  // each rank's clock a little off
+      for (auto& e : j["traceEvents"])
+        if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() + shift_us;
+      out.paths.push_back(dir / ("rank-" + std::to_string(r) + ".json"));
+      std::ofstream(out.paths.back()) << j.dump();
+    }
+    return out;
+  }();
+  return files.paths;
+}
+
+void RunOpen64(benchmark::State& state) {
+  using Clock = std::chrono::steady_clock;
+  const auto& files = rankFiles();
+  size_t collectives = 0;
+  double read_s = 0, rest_s = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    auto run = std::make_shared<const Run>(loadRun(files));
+    const auto t1 = Clock::now();
+    RunView v = makeRunView(std::move(run));
+    read_s += std::chrono::duration<double>(t1 - t0).count();
+    rest_s += std::chrono::duration<double>(Clock::now() - t1).count();
+    collectives = v.analysis.collectives.size();
+    benchmark::DoNotOptimize(v.merged.trace.eventCount());
+  }
+  const double n = double(state.iterations());
+  state.counters["read_ms"] = 1e3 * read_s / n;
+  state.counters["analyse_merge_ms"] = 1e3 * rest_s / n;
+  state.counters["open_vs_read"] = (read_s + rest_s) / read_s;
+  state.counters["collectives"] = double(collectives);
+}
+BENCHMARK(RunOpen64)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const RunView& view() {
+  static const RunView v = openRunView(rankFiles());
+  return v;
+}
+
+void OverviewFrame64(benchmark::State& state) {
+  const RunView& v = view();
+  const auto rows = ui::buildRankActivity(v.merged.trace);
+  const double begin = double(v.merged.trace.beginNs()), end = double(v.merged.trace.endNs());
+  std::vector<ui::RankActivity> cells;
+  std::vector<ui::ActivityRun> runs;
+  for (auto _ : state) {
+    ui::rankActivityCells(rows, begin, end, 800, cells);
+    ui::activityRuns(cells, rows.size(), 800, runs);
+    benchmark::DoNotOptimize(runs.data());
+  }
+  state.counters["ranks"] = double(rows.size());
+  state.counters["rects"] = double(runs.size());
+  state.counters["budget_share"] = benchmark::Counter(double(state.iterations()) * 4e-3,
+                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(OverviewFrame64)->Unit(benchmark::kMicrosecond);
+
+void LaneLayout64(benchmark::State& state) {
+  const RunView& v = view();
+  for (auto _ : state) benchmark::DoNotOptimize(ui::layoutLanes(v.merged.trace).lanes.size());
+}
+BENCHMARK(LaneLayout64)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
