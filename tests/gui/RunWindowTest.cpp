@@ -8,10 +8,8 @@
 
 #include <memory>
 
-#include "app/gui/GlfwWindow.h"
 #include "app/gui/OffscreenRenderer.h"
-#include "app/gui/UiContext.h"
-#include "app/gui/Workspace.h"
+#include "tests/gui/DrivenWorkspace.h"
 #include "tests/gui/GuiTestSupport.h"
 #include "tests/support/TestPaths.h"
 #include "ui/Theme.h"
@@ -19,45 +17,12 @@
 namespace fuselab {
 namespace {
 
-class RunWindow : public ::testing::Test {
+class RunWindow : public test::DrivenWorkspace {
  protected:
   void SetUp() override {
-    try {
-      window_ = std::make_unique<GlfwWindow>(GlfwWindow::Options{64, 64, "test", false});
-    } catch (const GuiUnavailable& e) {
-      GTEST_SKIP() << "no display (run under xvfb-run): " << e.what();
-    }
-    ui_ = std::make_unique<UiContext>(UiContextOptions{});
-    ws_ = std::make_unique<Workspace>();
-    ws_->openTrace(test::multirankFixtureDir().string());  // a folder: a run
-    ws_->waitIdle();
-    ASSERT_TRUE(ws_->run()) << ws_->error();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1400, 900);
-    io.DeltaTime = 1.0f / 60;
-    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-    frames(3);
-  }
-  void TearDown() override {
-    ws_.reset();
-    ui_.reset();
-    window_.reset();
-  }
-  void frames(int n) {
-    for (int i = 0; i < n; ++i) {
-      ImGui::NewFrame();
-      ws_->drawFrame();
-      ImGui::Render();
-    }
-  }
-  void click(ImVec2 p) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = p;
-    frames(1);
-    io.MouseDown[0] = true;
-    frames(1);
-    io.MouseDown[0] = false;
-    frames(1);
+    start(test::multirankFixtureDir().string());  // a folder: a run
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_TRUE(ws_->run());
   }
   // An event of `rank` in the merged trace that is on screen now.
   std::optional<EventRef> visibleEventOf(int rank) {
@@ -70,9 +35,6 @@ class RunWindow : public ::testing::Test {
     return std::nullopt;
   }
 
-  std::unique_ptr<GlfwWindow> window_;
-  std::unique_ptr<UiContext> ui_;
-  std::unique_ptr<Workspace> ws_;
 };
 
 TEST_F(RunWindow, AClickOnARankHeaderCollapsesAndExpandsIt) {

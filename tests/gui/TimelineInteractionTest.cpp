@@ -6,48 +6,16 @@
 #include <cmath>
 #include <memory>
 
-#include "app/gui/GlfwWindow.h"
-#include "app/gui/UiContext.h"
-#include "app/gui/Workspace.h"
+#include "tests/gui/DrivenWorkspace.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
 namespace {
 
-class TimelineInteraction : public ::testing::Test {
+class TimelineInteraction : public test::DrivenWorkspace {
  protected:
-  void SetUp() override {
-    try {
-      window_ = std::make_unique<GlfwWindow>(GlfwWindow::Options{64, 64, "test", false});
-    } catch (const GuiUnavailable& e) {
-      GTEST_SKIP() << "no display (run under xvfb-run): " << e.what();
-    }
-    ui_ = std::make_unique<UiContext>(UiContextOptions{});
-    ws_ = std::make_unique<Workspace>();
-    ws_->openTrace(test::fixture("mlp_eager.json.gz").string());
-    ws_->waitIdle();
-    ASSERT_TRUE(ws_->trace()) << ws_->error();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1400, 900);
-    io.DeltaTime = 1.0f / 60;
-    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-    frames(3);
-  }
-  void TearDown() override {
-    ws_.reset();
-    ui_.reset();
-    window_.reset();
-  }
+  void SetUp() override { start(test::fixture("mlp_eager.json.gz").string()); }
 
-  void frames(int n) {
-    for (int i = 0; i < n; ++i) {
-      ImGui::NewFrame();
-      ws_->drawFrame();
-      ImGui::Render();
-      ImGuiIO& io = ImGui::GetIO();
-      io.MouseWheel = 0;
-    }
-  }
   EventRef firstNamed(std::string_view name) {
     const Trace& t = *ws_->trace();
     for (uint32_t ti = 0; ti < t.tracks.size(); ++ti)
@@ -56,19 +24,6 @@ class TimelineInteraction : public ::testing::Test {
     ADD_FAILURE() << "no " << name;
     return {};
   }
-  void click(ImVec2 p) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = p;
-    frames(1);
-    io.MouseDown[0] = true;
-    frames(1);
-    io.MouseDown[0] = false;
-    frames(1);
-  }
-
-  std::unique_ptr<GlfwWindow> window_;
-  std::unique_ptr<UiContext> ui_;
-  std::unique_ptr<Workspace> ws_;
 };
 
 TEST_F(TimelineInteraction, WheelZoomsAroundThePointer) {
