@@ -121,6 +121,31 @@ TEST_F(RunWindow, CollectivesAreLinkedAcrossRanksWithTheLateArrivalMarked) {
   EXPECT_EQ(countColour(without.pixels.data(), without.width, without.height, th.late_arrival), 0u);
 }
 
+TEST(RunWorkspace, SeveralFilesAreOneRunAndBadFoldersSayWhy) {
+  Workspace ws;
+  const auto dir = test::multirankFixtureDir();
+  ws.openPaths({(dir / "rank-0.json.gz").string(), (dir / "rank-1.json.gz").string()});
+  ws.waitIdle();
+  ASSERT_TRUE(ws.run()) << ws.error();
+  EXPECT_EQ(ws.run()->run->ranks.size(), 2u);
+  const auto before = ws.trace();
+
+  const auto empty = test::scratchDir("RunWorkspaceEmpty");
+  ws.openTrace(empty.string());
+  ws.waitIdle();
+  EXPECT_NE(ws.error().find("no trace files"), std::string::npos) << ws.error();
+  EXPECT_EQ(ws.trace(), before) << "the run stays open";
+
+  ws.openPaths({(dir / "rank-0.json.gz").string(), (dir / "rank-0.json.gz").string()});
+  ws.waitIdle();
+  EXPECT_NE(ws.error().find("are both rank 0"), std::string::npos) << ws.error();
+  EXPECT_EQ(ws.trace(), before);
+
+  ws.openTrace(test::fixture("mlp_eager.json.gz").string());  // back to one trace: no run
+  ws.waitIdle();
+  EXPECT_FALSE(ws.run());
+}
+
 TEST(RunScreenshot, TheOverviewStripShowsBusyAndCommunicatingRanks) {
   const auto scratch = test::scratchDir("RunScreenshot");
   const auto png = scratch / "run.png";
