@@ -1,6 +1,7 @@
 // The desktop window under Xvfb: it opens with a trace (named after `open`,
-// on its own, or as a folder holding it), keeps running, and closes cleanly
-// on SIGTERM, saving its settings (the trace in recent files).
+// on its own, or as a folder holding it: a run of one rank), keeps running,
+// and closes cleanly on SIGTERM, saving its settings (the trace or the
+// folder in recent files).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -74,7 +75,9 @@ TEST_P(Window, OpensATraceAndClosesCleanlyOnSigterm) {
   nlohmann::json j = nlohmann::json::parse(in);
   ASSERT_TRUE(j["recent_files"].is_array());
   ASSERT_FALSE(j["recent_files"].empty());
-  EXPECT_EQ(std::filesystem::path(j["recent_files"][0].get<std::string>()).filename(), "mlp_eager.json.gz");
+  // A folder opens as a run and is remembered as the folder.
+  const std::string recent = GetParam() == HowNamed::Folder ? "run" : "mlp_eager.json.gz";
+  EXPECT_EQ(std::filesystem::path(j["recent_files"][0].get<std::string>()).filename(), recent);
 }
 
 std::string howNamed(const testing::TestParamInfo<HowNamed>& i) {
