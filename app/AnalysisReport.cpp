@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "profiling/trace/DurationText.h"
+#include "profiling/trace/ObserverEffect.h"
 
 namespace fuselab {
 
@@ -123,7 +124,9 @@ std::string analysisText(const Trace& trace, const TraceAnalysis& a, const Repor
     out << "Launch delay (launch call end -> GPU start): mean "
         << formatDuration(int64_t(a.launch_delay_summary.mean_ns + 0.5)) << ", max "
         << formatDuration(a.launch_delay_summary.max_ns) << " over " << a.launch_delay_summary.count << " GPU ops\n";
-  out << "\nVerdict: " << verdictName(a.verdict.kind) << "\n  " << a.verdict.explanation << "\n\n";
+  out << "\nVerdict: " << verdictName(a.verdict.kind) << "\n  " << a.verdict.explanation << "\n";
+  if (const auto effect = observerEffectOf(trace)) out << "Observer effect: " << describeObserverEffect(*effect) << "\n";
+  out << "\n";
   writeKernels(out, a, options.top_kernels);
   out << "\n";
   writeCpuOps(out, a, options.top_cpu_ops);
@@ -198,6 +201,12 @@ nlohmann::ordered_json analysisJson(const Trace& trace, const TraceAnalysis& a, 
                   {"utilization", a.verdict.utilization},
                   {"host_wait_share", a.verdict.host_wait_share},
                   {"explanation", a.verdict.explanation}};
+  if (const auto effect = observerEffectOf(trace))
+    j["observer_effect"] = {{"unprofiled_ns_per_step", std::llround(effect->unprofiled_ns_per_step)},
+                            {"profiled_ns_per_step", std::llround(effect->profiled_ns_per_step)},
+                            {"ratio", effect->ratio()}};
+  else
+    j["observer_effect"] = nullptr;  // not a live capture of ours: nothing was timed without the profiler
   j["diagnostics"] = json::array();
   for (const Diagnostic& d : a.diagnostics) {
     json evidence = json::array();

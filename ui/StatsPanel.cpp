@@ -8,6 +8,7 @@
 #include <string>
 
 #include "profiling/trace/DurationText.h"
+#include "profiling/trace/ObserverEffect.h"
 #include "ui/EventTooltip.h"
 #include "ui/TableSort.h"
 #include "ui/layout/EventNames.h"
@@ -80,6 +81,12 @@ void StatsPanel::drawSummary(const Trace* trace, const TraceAnalysis* analysis, 
 
   ImGui::TextColored(toVec4(verdictColor(th, a.verdict.kind)), "%s", verdictTitle(a.verdict.kind));
   ImGui::TextUnformatted(a.verdict.explanation.c_str());
+  if (const auto effect = observerEffectOf(*trace)) {
+    ImGui::TextDisabled("Observer effect: %s", describeObserverEffect(*effect).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The recorded steps against the same forwards timed with no profiler attached,\n"
+                        "before and after recording. The profiler's own cost is in every figure above.");
+  }
   ImGui::Spacing();
 
   ImGui::Text("GPU utilization  %s", formatPercent(a.utilization.fraction).c_str());

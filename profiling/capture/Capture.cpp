@@ -17,6 +17,9 @@ constexpr double kWarmupShare = 0.3;
 constexpr double kStepsShare = 0.6;
 // Warm-up forwards run with the collectors on (and left out of the trace).
 constexpr int kProfiledWarmups = 2;
+// Forwards timed without profiling in each unprofiled block (observer effect).
+constexpr int kMinUnprofiled = 3;
+constexpr int kMaxUnprofiled = 64;
 
 void report(CaptureProgress* p, double done, std::string text) {
   if (p) p->setPhase(done, std::move(text));
@@ -105,11 +108,30 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
     std::string why;
     if (!dispatch.start(dispatch_options, &why)) throw CaptureError(why);
   };
+  // The observer effect: the same forwards, back to back and synchronized
+  // as the recorded steps are, timed with no profiler attached in a block
+  // before the collectors start (when an unprofiled warm-up came first) and
+  // one after they stop, so a drift of the machine's speed affects both sides.
+  const int unprofiled_per_block = std::clamp(options.steps, kMinUnprofiled, kMaxUnprofiled);
+  int64_t unprofiled_ns = 0;
+  int unprofiled_done = 0;
+  auto timeUnprofiled = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < unprofiled_per_block; ++k) target.forward();
+    target.synchronize();
+    unprofiled_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+    unprofiled_done += unprofiled_per_block;
+  };
+
   const int first_profiled = std::max(0, options.warmup - kProfiledWarmups);
   for (int i = 0; i < options.warmup; ++i) {
     if (cancelled(progress)) return finishCancelled();
     if (i == first_profiled) {
       target.synchronize();
+      if (i > 0) {
+        report(progress, kWarmupShare * i / options.warmup, "timing without the profiler");
+        timeUnprofiled();
+      }
       startCollectors();
     }
     report(progress, kWarmupShare * i / options.warmup,
@@ -138,6 +160,13 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   report(progress, kWarmupShare + kStepsShare, "flushing GPU records");
   cupti.stop();
   if (result.steps_done < options.steps) return finishCancelled();
+  report(progress, 0.92, "timing without the profiler");
+  timeUnprofiled();
+  ObserverEffect effect;
+  effect.profiled_ns_per_step = double(result.steps_wall_ns) / options.steps;
+  effect.unprofiled_ns_per_step = double(unprofiled_ns) / unprofiled_done;
+  effect.unprofiled_steps = unprofiled_done;
+  result.observer_effect = effect;
 
   report(progress, 0.95, "merging");
   Trace& trace = result.trace;
@@ -155,6 +184,7 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   trace.meta.warnings.insert(trace.meta.warnings.end(), result.messages.begin(), result.messages.end());
   if (result.gpu_dropped > 0)
     result.messages.push_back(std::to_string(result.gpu_dropped) + " GPU records were lost by CUPTI");
+  setObserverEffect(trace, effect);
   trace.finalize();
   trace.meta.base_time_ns = trace.beginNs();
   report(progress, 1.0, "done");

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "profiling/trace/ObserverEffect.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
@@ -66,6 +68,9 @@ struct CaptureResult {
   bool gpu_captured = false;   // CUPTI recorded this run
   int steps_done = 0;
   int64_t steps_wall_ns = 0;   // from the first step to the end of the final synchronize
+  // The recorded steps against the same forwards timed with no profiler
+  // (also in the trace, setObserverEffect); absent when cancelled.
+  std::optional<ObserverEffect> observer_effect;
   uint64_t cpu_dropped = 0;    // dispatch events past the buffers
   uint64_t gpu_dropped = 0;    // CUPTI records lost
 };

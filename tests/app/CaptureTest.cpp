@@ -233,7 +233,11 @@ TEST(CaptureRun, ReportsProgressToTheEnd) {
   int forwards = 0;
   CaptureProgress progress;
   CaptureResult r = runCapture(countingTarget(&forwards), threeSteps(), &progress);
-  EXPECT_EQ(forwards, 5);  // 2 warmup + 3 steps
+  // 2 warm-ups + 3 steps + 3 timed without the profiler afterwards (the
+  // observer effect; both warm-ups are profiled, so none is timed before).
+  EXPECT_EQ(forwards, 8);
+  ASSERT_TRUE(r.observer_effect.has_value());
+  EXPECT_EQ(r.observer_effect->unprofiled_steps, 3);
   EXPECT_DOUBLE_EQ(progress.fraction.load(), 1.0);
   EXPECT_EQ(progress.phase(), "done");
   EXPECT_GT(r.steps_wall_ns, 0);
@@ -396,6 +400,26 @@ TEST(CaptureCommand, JsonStdoutIsTheJsonAlone) {
   // What happened is still said, on stderr.
   EXPECT_NE(r.err.find("captured 2 steps of linear"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("wrote " + path.string()), std::string::npos) << r.err;
+}
+
+TEST(CaptureCommand, ReportsTheObserverEffectAndKeepsItInTheTrace) {
+  auto path = test::scratchDir("CaptureCommandObserver") / "linear.json.gz";
+  auto r = runCli({"--workload", "linear", "--batch", "8", "--dim", "4", "--out-features", "6", "--dtype", "fp32",
+                   "--device", "cpu", "--steps", "4", "--warmup", "3", "--out", path.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json effect = nlohmann::json::parse(r.out)["observer_effect"];
+  ASSERT_TRUE(effect.is_object()) << r.out;
+  const double unprofiled = effect["unprofiled_ns_per_step"], profiled = effect["profiled_ns_per_step"];
+  EXPECT_GT(unprofiled, 0);
+  EXPECT_GT(profiled, 0);
+  EXPECT_NEAR(effect["ratio"].get<double>(), profiled / unprofiled, 1e-3 * profiled / unprofiled);
+
+  // The file keeps it: analyze of the written trace reports the same figures.
+  auto again = test::runFuselab({"analyze", path.string(), "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["observer_effect"], effect);
+  auto text = test::runFuselab({"analyze", path.string()});
+  EXPECT_NE(text.out.find("Observer effect: this capture ran"), std::string::npos) << text.out;
 }
 
 TEST(CaptureCommand, WritesATraceThatImportsBack) {

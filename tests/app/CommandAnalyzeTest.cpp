@@ -47,6 +47,9 @@ TEST(CommandAnalyze, JsonHasTheDocumentedFields) {
                                                   idle["other_ns"].get<int64_t>());
   EXPECT_TRUE(j["verdict"]["kind"].is_string());
   EXPECT_FALSE(j["verdict"]["explanation"].get<std::string>().empty());
+  // A torch.profiler trace timed nothing without its profiler.
+  ASSERT_TRUE(j.contains("observer_effect"));
+  EXPECT_TRUE(j["observer_effect"].is_null());
 }
 
 TEST(CommandAnalyze, ThresholdMovesGapsBetweenKernelWaitAndOther) {
