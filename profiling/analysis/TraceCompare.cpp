@@ -1,12 +1,10 @@
 #include "profiling/analysis/TraceCompare.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <map>
+#include <stdexcept>
 
-#include "profiling/analysis/Expectations.h"
-#include "profiling/trace/DurationText.h"
+#include "profiling/analysis/TraceCompareSteps.h"
 
 namespace fuselab {
 
@@ -22,218 +20,180 @@ std::optional<double> CompareRow::ratio() const {
 
 namespace {
 
-// Per-step means; a trace without ProfilerStep#k counts as one step spanning
-// the analysis scope.
-struct StepFigures {
-  size_t steps = 0;
-  bool from_steps = false;
-  double kernels = 0, gpu_ops = 0, launches = 0;
-  double gpu_busy_ns = 0, cpu_dispatch_ns = 0, wall_ns = 0;
-  double host_wait_ns = 0, kernel_wait_ns = 0, other_idle_ns = 0;
+// The samples of one side, and what its pooled verdict needs.
+struct SideSamples {
+  std::vector<StepSample> steps;
+  std::vector<std::vector<KernelOccurrence>> kernels;  // per sample
+  size_t traces = 0, profiler_steps = 0;
+  uint64_t gpu_ops = 0;
+  Utilization utilization;
+  IdleBreakdown idle;
 };
 
-int64_t cpuOpUnionNs(const Trace& trace, int64_t from, int64_t to) {
-  std::vector<std::pair<int64_t, int64_t>> iv;
-  for (const Track& t : trace.tracks) {
-    if (t.kind != TrackKind::Cpu) continue;
-    for (size_t i = 0; i < t.size(); ++i)
-      if (t.category[i] == Category::CpuOp && t.end_ns(i) > from && t.start_ns[i] < to)
-        iv.emplace_back(std::max(from, t.start_ns[i]), std::min(to, t.end_ns(i)));
+SideSamples collect(const std::vector<CompareInput>& side) {
+  if (side.empty()) throw std::invalid_argument("compare: each side needs at least one trace");
+  SideSamples s;
+  for (const CompareInput& in : side) {
+    const Trace& t = *in.trace;
+    const TraceAnalysis& a = *in.analysis;
+    for (StepSample& x : stepSamples(t, a)) s.steps.push_back(x);
+    for (auto& k : kernelOccurrences(t, a)) s.kernels.push_back(std::move(k));
+    ++s.traces;
+    s.profiler_steps += a.steps.size();
+    s.gpu_ops += a.gpu_op_count;
+    s.utilization.busy_ns += a.utilization.busy_ns;
+    s.utilization.span_ns += a.utilization.span_ns;
+    s.idle.host_wait_ns += a.idle.host_wait_ns;
+    s.idle.kernel_wait_ns += a.idle.kernel_wait_ns;
+    s.idle.other_ns += a.idle.other_ns;
+    s.idle.gap_count += a.idle.gap_count;
   }
-  return unionLengthNs(std::move(iv));
+  if (s.utilization.span_ns > 0)
+    s.utilization.fraction = double(s.utilization.busy_ns) / double(s.utilization.span_ns);
+  return s;
 }
 
-StepFigures stepFigures(const Trace& trace, const TraceAnalysis& a) {
-  StepFigures f;
-  if (!a.steps.empty()) {
-    f.from_steps = true;
-    f.steps = a.steps.size();
-    for (const StepStats& s : a.steps) {
-      f.kernels += double(s.kernels);
-      f.gpu_ops += double(s.gpu_ops);
-      f.launches += double(s.launches);
-      f.gpu_busy_ns += double(s.gpu_busy_ns);
-      f.cpu_dispatch_ns += double(s.cpu_dispatch_ns);
-      f.wall_ns += double(s.wall_ns);
-    }
-  } else {
-    f.steps = 1;
-    f.kernels = double(a.kernel_count);
-    f.gpu_ops = double(a.gpu_op_count);
-    for (const LaunchLink& l : trace.launches())
-      if (l.launch && !l.gpu_ops.empty()) f.launches += 1;
-    f.gpu_busy_ns = double(a.utilization.busy_ns);
-    f.cpu_dispatch_ns = double(cpuOpUnionNs(trace, a.scope.start_ns, a.scope.end_ns));
-    f.wall_ns = double(a.scope.spanNs());
+template <class Get>
+std::vector<double> values(const SideSamples& s, Get get) {
+  std::vector<double> out;
+  for (const StepSample& x : s.steps)
+    if (std::optional<double> v = get(x)) out.push_back(*v);
+  return out;
+}
+
+struct SlotSide {
+  std::vector<double> durations;
+  std::map<std::string, size_t> names;
+};
+
+std::string mostFrequent(const std::map<std::string, size_t>& names) {
+  std::string best;
+  size_t count = 0;
+  for (const auto& [name, n] : names)
+    if (n > count) best = name, count = n;
+  return best;
+}
+
+std::vector<CompareKernelRow> kernelRows(const SideSamples& a, const SideSamples& b) {
+  std::map<KernelSlotKey, std::pair<SlotSide, SlotSide>> slots;
+  for (int side = 0; side < 2; ++side)
+    for (const auto& sample : (side == 0 ? a : b).kernels)
+      for (const KernelOccurrence& o : sample) {
+        SlotSide& s = side == 0 ? slots[o.key].first : slots[o.key].second;
+        s.durations.push_back(o.dur_ns);
+        ++s.names[o.name];
+      }
+  std::vector<CompareKernelRow> rows;
+  for (const auto& [key, sides] : slots) {
+    CompareKernelRow r;
+    r.key = key;
+    r.label = kernelSlotLabel(key);
+    r.category = key.category;
+    r.a_name = mostFrequent(sides.first.names);
+    r.b_name = mostFrequent(sides.second.names);
+    r.a_per_step = double(sides.first.durations.size()) / double(a.kernels.size());
+    r.b_per_step = double(sides.second.durations.size()) / double(b.kernels.size());
+    r.a_stats = summarizeSamples(sides.first.durations);
+    r.b_stats = summarizeSamples(sides.second.durations);
+    r.noise = compareSamples(sides.first.durations, sides.second.durations);
+    rows.push_back(std::move(r));
   }
-  f.host_wait_ns = double(a.idle.host_wait_ns);
-  f.kernel_wait_ns = double(a.idle.kernel_wait_ns);
-  f.other_idle_ns = double(a.idle.other_ns);
-  const double n = double(f.steps);
-  for (double* v : {&f.kernels, &f.gpu_ops, &f.launches, &f.gpu_busy_ns, &f.cpu_dispatch_ns, &f.wall_ns,
-                    &f.host_wait_ns, &f.kernel_wait_ns, &f.other_idle_ns})
-    *v /= n;
-  return f;
+  std::sort(rows.begin(), rows.end(), [](const CompareKernelRow& x, const CompareKernelRow& y) {
+    const double mx = std::max(x.a_stats.median, x.b_stats.median), my = std::max(y.a_stats.median, y.b_stats.median);
+    return mx != my ? mx > my : x.key < y.key;
+  });
+  return rows;
 }
 
-std::optional<int64_t> stepStart(const TraceAnalysis& a, size_t ordinal) {
-  if (ordinal >= a.steps.size()) return std::nullopt;
-  return a.steps[ordinal].start_ns;
-}
-
-std::string pad(const std::string& s, size_t width, bool right) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+void align(TraceComparison& c, const CompareInput& a, const CompareInput& b, size_t step) {
+  const auto& as = a.analysis->steps;
+  const auto& bs = b.analysis->steps;
+  if (step < as.size() && step < bs.size()) {
+    c.aligned_on_step = true;
+    c.b_offset_ns = as[step].start_ns - bs[step].start_ns;
+    c.alignment = as[step].name + " (A) with " + bs[step].name + " (B)";
+    return;
+  }
+  c.b_offset_ns = a.trace->beginNs() - b.trace->beginNs();
+  std::string why;
+  if (step >= as.size()) why += "A has " + std::to_string(as.size()) + " step(s)";
+  if (step >= bs.size()) why += std::string(why.empty() ? "" : ", ") + "B has " + std::to_string(bs.size()) + " step(s)";
+  c.alignment = "trace starts (no step " + std::to_string(step + 1) + " to align on: " + why + ")";
 }
 
 }  // namespace
 
-std::string formatRatio(double r) {
-  char buf[32];
-  const double a = std::fabs(r);
-  if (a != 0 && (a < 0.01 || a >= 100))
-    std::snprintf(buf, sizeof buf, "%.3gx", r);
-  else
-    std::snprintf(buf, sizeof buf, "%.2fx", r);
-  return buf;
-}
-
-std::string formatCompareValue(CompareUnit unit, std::optional<double> v) {
-  if (!v) return "n/a";
-  char buf[48];
-  switch (unit) {
-    case CompareUnit::Count:
-      if (*v == std::floor(*v) && std::fabs(*v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", *v);
-      else std::snprintf(buf, sizeof buf, "%.2f", *v);
-      return buf;
-    case CompareUnit::Nanoseconds: return formatDuration(int64_t(std::llround(*v)));
-    case CompareUnit::Fraction: return formatPercent(*v);
+std::string verdictText(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::OverheadBound: return "overhead-bound";
+    case VerdictKind::ComputeBound: return "compute-bound";
+    case VerdictKind::Mixed: return "mixed";
+    case VerdictKind::NoGpuWork: return "no GPU work";
   }
   return "?";
 }
 
-TraceComparison compareTraces(const Trace& a, const TraceAnalysis& aa, const Trace& b, const TraceAnalysis& ba,
-                              const CompareOptions& options) {
-  TraceComparison c;
-  c.a_steps = aa.steps.size();
-  c.b_steps = ba.steps.size();
-  const StepFigures fa = stepFigures(a, aa), fb = stepFigures(b, ba);
-  const bool a_gpu = aa.gpu_op_count > 0, b_gpu = ba.gpu_op_count > 0;
+std::string TraceComparison::verdictLine() const {
+  if (a_verdict.kind == b_verdict.kind) return verdictText(a_verdict.kind) + " (unchanged)";
+  return verdictText(a_verdict.kind) + " -> " + verdictText(b_verdict.kind);
+}
 
-  auto row = [&](std::string metric, CompareUnit unit, double va, double vb, bool lower_is_better, bool needs_gpu) {
+TraceComparison compareSides(const std::vector<CompareInput>& a_in, const std::vector<CompareInput>& b_in,
+                             const CompareOptions& options) {
+  const SideSamples a = collect(a_in), b = collect(b_in);
+  TraceComparison c;
+  c.a_traces = a.traces, c.b_traces = b.traces;
+  c.a_steps = a.profiler_steps, c.b_steps = b.profiler_steps;
+  c.a_samples = a.steps.size(), c.b_samples = b.steps.size();
+  c.a_verdict = decideVerdict(a.utilization, a.idle, a.gpu_ops);
+  c.b_verdict = decideVerdict(b.utilization, b.idle, b.gpu_ops);
+  const bool a_gpu = a.gpu_ops > 0, b_gpu = b.gpu_ops > 0;
+  const bool from_steps = a.profiler_steps > 0 && b.profiler_steps > 0;
+  const std::string per = from_steps ? " / step" : " / step (or trace)";
+
+  auto row = [&](std::string metric, CompareUnit unit, auto get, bool needs_gpu, const char* higher,
+                 const char* lower, bool lower_is_better = true) {
     CompareRow r;
     r.metric = std::move(metric);
     r.unit = unit;
-    if (!needs_gpu || a_gpu) r.a = va;
-    if (!needs_gpu || b_gpu) r.b = vb;
     r.lower_is_better = lower_is_better;
+    r.higher_word = higher, r.lower_word = lower;
+    const std::vector<double> va = (!needs_gpu || a_gpu) ? values(a, get) : std::vector<double>{};
+    const std::vector<double> vb = (!needs_gpu || b_gpu) ? values(b, get) : std::vector<double>{};
+    r.a_stats = summarizeSamples(va);
+    r.b_stats = summarizeSamples(vb);
+    if (!va.empty()) r.a = r.a_stats.median;
+    if (!vb.empty()) r.b = r.b_stats.median;
+    r.noise = compareSamples(va, vb);
     c.rows.push_back(std::move(r));
   };
-  const std::string per = (fa.from_steps && fb.from_steps) ? " / step" : " / step (or trace)";
-  row("steps", CompareUnit::Count, double(c.a_steps), double(c.b_steps), false, false);
-  row("kernels" + per, CompareUnit::Count, fa.kernels, fb.kernels, true, true);
-  row("GPU ops" + per, CompareUnit::Count, fa.gpu_ops, fb.gpu_ops, true, true);
-  row("launches" + per, CompareUnit::Count, fa.launches, fb.launches, true, true);
-  row("GPU busy" + per, CompareUnit::Nanoseconds, fa.gpu_busy_ns, fb.gpu_busy_ns, true, true);
-  row("CPU dispatch" + per, CompareUnit::Nanoseconds, fa.cpu_dispatch_ns, fb.cpu_dispatch_ns, true, false);
-  row("wall time" + per, CompareUnit::Nanoseconds, fa.wall_ns, fb.wall_ns, true, false);
-  row("GPU utilization", CompareUnit::Fraction, aa.utilization.fraction, ba.utilization.fraction, false, true);
-  row("idle: host wait" + per, CompareUnit::Nanoseconds, fa.host_wait_ns, fb.host_wait_ns, true, true);
-  row("idle: kernel wait" + per, CompareUnit::Nanoseconds, fa.kernel_wait_ns, fb.kernel_wait_ns, true, true);
-  row("idle: other" + per, CompareUnit::Nanoseconds, fa.other_idle_ns, fb.other_idle_ns, true, true);
-  row("mean launch delay", CompareUnit::Nanoseconds, aa.launch_delay_summary.mean_ns, ba.launch_delay_summary.mean_ns,
-      true, true);
+  using S = const StepSample&;
+  using O = std::optional<double>;
+  row("kernels" + per, CompareUnit::Count, [](S s) -> O { return s.kernels; }, true, "more", "fewer");
+  row("GPU ops" + per, CompareUnit::Count, [](S s) -> O { return s.gpu_ops; }, true, "more", "fewer");
+  row("launches" + per, CompareUnit::Count, [](S s) -> O { return s.launches; }, true, "more", "fewer");
+  row("GPU busy" + per, CompareUnit::Nanoseconds, [](S s) -> O { return s.gpu_busy_ns; }, true, "slower", "faster");
+  row("CPU dispatch" + per, CompareUnit::Nanoseconds, [](S s) -> O { return s.cpu_dispatch_ns; }, false, "slower",
+      "faster");
+  row("wall time" + per, CompareUnit::Nanoseconds, [](S s) -> O { return s.wall_ns; }, false, "slower", "faster");
+  row("GPU utilization", CompareUnit::Fraction, [](S s) -> O { return s.utilization; }, true, "higher", "lower",
+      false);
+  row("idle: host wait" + per, CompareUnit::Nanoseconds, [](S s) -> O { return s.host_wait_ns; }, true, "more",
+      "less");
+  row("idle: kernel wait" + per, CompareUnit::Nanoseconds, [](S s) -> O { return s.kernel_wait_ns; }, true, "more",
+      "less");
+  row("idle: other" + per, CompareUnit::Nanoseconds, [](S s) -> O { return s.other_idle_ns; }, true, "more", "less");
+  row("mean launch delay", CompareUnit::Nanoseconds, [](S s) -> O { return s.mean_launch_delay_ns; }, true, "longer",
+      "shorter");
 
-  // Kernel names over both traces.
-  std::map<std::pair<std::string, Category>, CompareKernelRow> by_name;
-  auto addRows = [&](const TraceAnalysis& an, double steps, bool is_a) {
-    for (const KernelRow& k : an.kernels) {
-      CompareKernelRow& r = by_name[{k.name, k.category}];
-      r.name = k.name;
-      r.category = k.category;
-      (is_a ? r.a_per_step : r.b_per_step) = double(k.count) / steps;
-      (is_a ? r.a_total_ns : r.b_total_ns) = k.total_ns;
-    }
-  };
-  addRows(aa, double(fa.steps), true);
-  addRows(ba, double(fb.steps), false);
-  for (auto& [key, r] : by_name) c.kernels.push_back(std::move(r));
-  std::sort(c.kernels.begin(), c.kernels.end(), [](const CompareKernelRow& x, const CompareKernelRow& y) {
-    int64_t mx = std::max(x.a_total_ns, x.b_total_ns), my = std::max(y.a_total_ns, y.b_total_ns);
-    return mx != my ? mx > my : x.name < y.name;
-  });
-
-  // Alignment.
-  const auto sa = stepStart(aa, options.align_step), sb = stepStart(ba, options.align_step);
-  const std::string ordinal = "step " + std::to_string(options.align_step + 1);
-  if (sa && sb) {
-    c.aligned_on_step = true;
-    c.b_offset_ns = *sa - *sb;
-    c.alignment = aa.steps[options.align_step].name + " (A) with " + ba.steps[options.align_step].name + " (B)";
-  } else {
-    c.b_offset_ns = a.beginNs() - b.beginNs();
-    std::string why;
-    if (!sa) why += "A has " + std::to_string(c.a_steps) + " step(s)";
-    if (!sb) why += std::string(why.empty() ? "" : ", ") + "B has " + std::to_string(c.b_steps) + " step(s)";
-    c.alignment = "trace starts (no " + ordinal + " to align on: " + why + ")";
-  }
+  c.kernels = kernelRows(a, b);
+  align(c, a_in.front(), b_in.front(), options.align_step);
   return c;
 }
 
-std::string comparisonText(const TraceComparison& c, const std::string& a_label, const std::string& b_label,
-                           size_t max_kernel_rows) {
-  std::string out;
-  out += "A: " + a_label + "\nB: " + b_label + "\n";
-  out += "aligned on " + c.alignment + "\n\n";
-
-  struct Line {
-    std::string cols[5];
-  };
-  std::vector<Line> lines;
-  lines.push_back({{"metric", "A", "B", "B - A", "B / A"}});
-  for (const CompareRow& r : c.rows) {
-    Line l;
-    l.cols[0] = r.metric;
-    l.cols[1] = formatCompareValue(r.unit, r.a);
-    l.cols[2] = formatCompareValue(r.unit, r.b);
-    if (auto d = r.delta()) {
-      std::string v = formatCompareValue(r.unit == CompareUnit::Fraction ? CompareUnit::Fraction : r.unit, std::fabs(*d));
-      l.cols[3] = (*d > 0 ? "+" : *d < 0 ? "-" : "") + v;
-    } else {
-      l.cols[3] = "n/a";
-    }
-    if (auto q = r.ratio()) {
-      l.cols[4] = formatRatio(*q);
-    } else {
-      l.cols[4] = "n/a";
-    }
-    lines.push_back(std::move(l));
-  }
-  size_t w[5] = {0, 0, 0, 0, 0};
-  for (const Line& l : lines)
-    for (int i = 0; i < 5; ++i) w[i] = std::max(w[i], l.cols[i].size());
-  for (const Line& l : lines) {
-    out += pad(l.cols[0], w[0], false);
-    for (int i = 1; i < 5; ++i) out += "  " + pad(l.cols[i], w[i], true);
-    out += "\n";
-  }
-
-  if (!c.kernels.empty()) {
-    out += "\nGPU ops by name (count per step, total time):\n";
-    size_t shown = 0;
-    for (const CompareKernelRow& k : c.kernels) {
-      if (shown++ == max_kernel_rows) {
-        out += "  ... " + std::to_string(c.kernels.size() - max_kernel_rows) + " more\n";
-        break;
-      }
-      char counts[64];
-      std::snprintf(counts, sizeof counts, "%6.2f | %6.2f", k.a_per_step, k.b_per_step);
-      const std::string name = shortKernelName(k.name, 90);
-      out += "  " + std::string(counts) + "  " + pad(formatDuration(k.a_total_ns), 9, true) + " | " +
-             pad(formatDuration(k.b_total_ns), 9, true) + "  " + name + "\n";
-    }
-  }
-  return out;
+TraceComparison compareTraces(const Trace& a, const TraceAnalysis& aa, const Trace& b, const TraceAnalysis& ba,
+                              const CompareOptions& options) {
+  return compareSides({{&a, &aa}}, {{&b, &ba}}, options);
 }
 
 }  // namespace fuselab
