@@ -1,17 +1,19 @@
-// `fuselab compare A B [--step K] [--json] [--screenshot P.png]`: the A/B diff
-// table of two traces (per-step kernels, launches, GPU busy, CPU dispatch,
-// wall time, utilization, idle time by cause, kernels by name), with B aligned
-// on the start of A's step K. --screenshot draws both timelines one above the
-// other, aligned, with the table (GUI builds). A folder is a run: its ranks
-// merged on the aligned axis.
+// `fuselab compare A B` or `fuselab compare A1 A2 ... --vs B1 B2 ...`: the
+// A/B diff of two sides, each one or more traces of the same workload (every
+// recorded step is one sample): per metric and per matched GPU op the median
+// and range of each side and whether the difference is beyond noise
+// (profiling/analysis/NoiseTest.h), how the verdict changed, and B aligned on
+// the start of A's step K (first trace of each side). --screenshot draws the
+// first trace of each side one above the other, aligned, with the table (GUI
+// builds). With --json, stdout is the JSON document alone. A folder is a run:
+// its ranks merged on the aligned axis.
 // Exit codes: 0 ok, 2 bad arguments or an unreadable trace.
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "app/AnalyzeRun.h"
 #include "app/Commands.h"
+#include "app/CompareReport.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/TraceCompare.h"
 #include "profiling/trace/ChromeTraceImport.h"
@@ -27,43 +29,38 @@ namespace {
 constexpr int kExitError = 2;
 
 struct CompareArgs {
-  std::string a, b;
+  std::vector<std::string> files;  // A B, or A's traces when --vs is given
+  std::vector<std::string> vs;
   int step = 1;
   bool json = false;
   std::string screenshot;
 };
 
-nlohmann::ordered_json comparisonJson(const TraceComparison& c, const std::string& a, const std::string& b) {
-  auto opt = [](std::optional<double> v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(); };
-  nlohmann::ordered_json j;
-  j["a"] = a;
-  j["b"] = b;
-  j["alignment"] = c.alignment;
-  j["aligned_on_step"] = c.aligned_on_step;
-  j["b_offset_ns"] = c.b_offset_ns;
-  auto& rows = j["rows"] = nlohmann::ordered_json::array();
-  for (const CompareRow& r : c.rows) {
-    nlohmann::ordered_json x;
-    x["metric"] = r.metric;
-    x["unit"] = r.unit == CompareUnit::Count ? "count" : r.unit == CompareUnit::Nanoseconds ? "ns" : "fraction";
-    x["a"] = opt(r.a);
-    x["b"] = opt(r.b);
-    x["delta"] = opt(r.delta());
-    x["ratio"] = opt(r.ratio());
-    rows.push_back(std::move(x));
+struct LoadedSide {
+  std::vector<std::shared_ptr<Trace>> traces;
+  std::vector<std::shared_ptr<TraceAnalysis>> analyses;
+  std::vector<CompareInput> inputs() const {
+    std::vector<CompareInput> in;
+    for (size_t i = 0; i < traces.size(); ++i) in.push_back({traces[i].get(), analyses[i].get()});
+    return in;
   }
-  auto& kernels = j["kernels"] = nlohmann::ordered_json::array();
-  for (const CompareKernelRow& k : c.kernels) {
-    nlohmann::ordered_json x;
-    x["name"] = k.name;
-    x["category"] = std::string(categoryName(k.category));
-    x["a_per_step"] = k.a_per_step;
-    x["b_per_step"] = k.b_per_step;
-    x["a_total_ns"] = k.a_total_ns;
-    x["b_total_ns"] = k.b_total_ns;
-    kernels.push_back(std::move(x));
+};
+
+bool load(const std::vector<std::string>& paths, LoadedSide& side) {
+  for (const std::string& path : paths) {
+    try {
+      side.traces.push_back(std::make_shared<Trace>(readTraceOrRun(path)));  // a folder: its ranks merged
+    } catch (const std::exception& e) {
+      std::cerr << "fuselab compare: cannot read " << path << ": " << e.what() << "\n";
+      return false;
+    }
+    side.analyses.push_back(std::make_shared<TraceAnalysis>(analyzeTrace(*side.traces.back())));
   }
-  return j;
+  return true;
+}
+
+std::string sideLabel(const std::vector<std::string>& files) {
+  return files.size() == 1 ? files[0] : files[0] + " and " + std::to_string(files.size() - 1) + " more";
 }
 
 int runCompare(const CompareArgs& args) {
@@ -71,31 +68,32 @@ int runCompare(const CompareArgs& args) {
     std::cerr << "fuselab compare: --step must be 1 or more (1 = the first profiled step), got " << args.step << "\n";
     return kExitError;
   }
-  std::shared_ptr<Trace> traces[2];
-  const std::string* paths[2] = {&args.a, &args.b};
-  for (int i = 0; i < 2; ++i) {
-    try {
-      traces[i] = std::make_shared<Trace>(readTraceOrRun(*paths[i]));  // a folder: its ranks merged
-    } catch (const std::exception& e) {
-      std::cerr << "fuselab compare: cannot read " << *paths[i] << ": " << e.what() << "\n";
+  std::vector<std::string> a_files = args.files, b_files = args.vs;
+  if (b_files.empty()) {
+    if (a_files.size() != 2) {
+      std::cerr << "fuselab compare: give two traces (A B), or A's traces then --vs and B's traces; got "
+                << a_files.size() << " trace(s) and no --vs\n";
       return kExitError;
     }
+    b_files = {a_files[1]};
+    a_files.resize(1);
   }
-  auto aa = std::make_shared<TraceAnalysis>(analyzeTrace(*traces[0]));
-  auto ba = std::make_shared<TraceAnalysis>(analyzeTrace(*traces[1]));
+  LoadedSide a, b;
+  if (!load(a_files, a) || !load(b_files, b)) return kExitError;
   CompareOptions options;
   options.align_step = size_t(args.step - 1);
-  const TraceComparison c = compareTraces(*traces[0], *aa, *traces[1], *ba, options);
+  const TraceComparison c = compareSides(a.inputs(), b.inputs(), options);
   if (args.json)
-    std::cout << comparisonJson(c, args.a, args.b).dump(2) << "\n";
+    std::cout << comparisonJson(c, a_files, b_files).dump(2) << "\n";
   else
-    std::cout << comparisonText(c, args.a, args.b);
+    std::cout << comparisonText(c, sideLabel(a_files), sideLabel(b_files));
 
   if (!args.screenshot.empty()) {
 #ifdef FUSELAB_HAVE_GUI
     try {
-      writeComparePicture(args.screenshot, {traces[0], aa, args.a}, {traces[1], ba, args.b}, options.align_step);
-      if (!args.json) std::cout << "wrote " << args.screenshot << "\n";
+      writeComparePicture(args.screenshot, {a.traces[0], a.analyses[0], a_files[0]},
+                          {b.traces[0], b.analyses[0], b_files[0]}, options.align_step);
+      (args.json ? std::cerr : std::cout) << "wrote " << args.screenshot << "\n";
     } catch (const std::exception& e) {
       std::cerr << "fuselab compare: screenshot failed: " << e.what() << "\n";
       return kExitError;
@@ -112,19 +110,19 @@ int runCompare(const CompareArgs& args) {
 }  // namespace
 
 void addCompareCommand(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("compare", "A/B: the diff table of two traces (e.g. eager vs fused MLP), aligned on "
-                                            "a step");
+  auto* cmd = app.add_subcommand("compare", "A/B: median and spread of each side, what changed beyond noise, kernels "
+                                            "matched by launching op; several traces per side with --vs");
   auto a = std::make_shared<CompareArgs>();
-  cmd->add_option("a", a->a, "Trace A (.json / .json.gz), or a folder of rank traces")
+  cmd->add_option("traces", a->files, "A B, or A's traces (.json / .json.gz, or folders of rank traces) when --vs gives B's")
       ->required()
       ->check(CLI::ExistingPath);
-  cmd->add_option("b", a->b, "Trace B (.json / .json.gz), or a folder of rank traces")
-      ->required()
+  cmd->add_option("--vs", a->vs, "B's traces: compare every trace before --vs (side A) with these (side B)")
       ->check(CLI::ExistingPath);
   cmd->add_option("--step", a->step, "Align B on the start of this step of A (1 = the first profiled step)")
       ->capture_default_str();
-  cmd->add_flag("--json", a->json, "Print the comparison as JSON");
-  cmd->add_option("--screenshot", a->screenshot, "Write a PNG of both timelines and the table (GUI builds)");
+  cmd->add_flag("--json", a->json, "Print the comparison as JSON (stdout carries the JSON alone)");
+  cmd->add_option("--screenshot", a->screenshot,
+                  "Write a PNG of both timelines (first trace of each side) and the table (GUI builds)");
   cmd->callback([a, &exit_code] { exit_code = runCompare(*a); });
 }
 

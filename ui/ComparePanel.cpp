@@ -16,6 +16,7 @@ void ComparePanel::setA(std::shared_ptr<const Trace> trace, std::shared_ptr<cons
   a_.trace = std::move(trace);
   a_.analysis = std::move(analysis);
   a_.label = std::move(label);
+  a_.repeats.clear();
   a_.view.setTrace(a_.trace, a_.analysis);
   recompute();
 }
@@ -25,8 +26,25 @@ void ComparePanel::setB(std::shared_ptr<const Trace> trace, std::shared_ptr<cons
   b_.trace = std::move(trace);
   b_.analysis = std::move(analysis);
   b_.label = std::move(label);
+  b_.repeats.clear();
   b_.view.setTrace(b_.trace, b_.analysis);
   recompute();
+}
+
+void ComparePanel::addRepeatA(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis) {
+  a_.repeats.emplace_back(std::move(trace), std::move(analysis));
+  recompute(false);  // the timelines stay as they are
+}
+
+void ComparePanel::addRepeatB(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis) {
+  b_.repeats.emplace_back(std::move(trace), std::move(analysis));
+  recompute(false);
+}
+
+std::vector<CompareInput> ComparePanel::inputs(const Side& side) {
+  std::vector<CompareInput> in{{side.trace.get(), side.analysis.get()}};
+  for (const auto& [trace, analysis] : side.repeats) in.push_back({trace.get(), analysis.get()});
+  return in;
 }
 
 void ComparePanel::setAlignStep(size_t ordinal) {
@@ -34,13 +52,13 @@ void ComparePanel::setAlignStep(size_t ordinal) {
   recompute();
 }
 
-void ComparePanel::recompute() {
+void ComparePanel::recompute(bool refit) {
   comparison_.reset();
   if (!a_.trace || !b_.trace || !a_.analysis || !b_.analysis) return;
   CompareOptions o;
   o.align_step = align_step_;
-  comparison_ = compareTraces(*a_.trace, *a_.analysis, *b_.trace, *b_.analysis, o);
-  fit_pending_ = true;
+  comparison_ = compareSides(inputs(a_), inputs(b_), o);
+  fit_pending_ = fit_pending_ || refit;
 }
 
 void ComparePanel::drawSide(Side& side, const char* id, const char* tag, float height, const Theme& th) {
@@ -134,53 +152,77 @@ void ComparePanel::draw(const Theme& th, float table_width) {
 void ComparePanel::drawTable(const Theme& th) {
   if (!comparison_) return;
   const TraceComparison& c = *comparison_;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("A: %zu run(s), %zu sample(s); B: %zu run(s), %zu sample(s). A change counts when it is beyond "
+                      "noise (hover for the rule).",
+                      c.a_traces, c.a_samples, c.b_traces, c.b_samples);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(NoiseRule::description()).c_str());
+  ImGui::PopTextWrapPos();
+  const ImVec4 dim = ImGui::ColorConvertU32ToFloat4(th.text_dim);
+  // Colours say better / worse only for changes beyond noise.
+  auto drawChange = [&](const NoiseTestResult& noise, bool lower_is_better, const std::string& label) {
+    if (!noise.beyondNoise()) {
+      ImGui::TextColored(dim, "%s", label.c_str());
+      return;
+    }
+    const bool better = lower_is_better == (noise.outcome == NoiseOutcome::Lower);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(better ? th.kernel : th.sync_call), "%s", label.c_str());
+  };
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("compare_rows", 5, flags)) {
-    for (const char* h : {"metric", "A", "B", "B - A", "B / A"}) ImGui::TableSetupColumn(h);
+    for (const char* h : {"metric", "A median [min - max]", "B median [min - max]", "B - A", "change"})
+      ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const CompareRow& r : c.rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.metric.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(formatCompareValue(r.unit, r.a).c_str());
+      ImGui::TextUnformatted(formatCompareSpread(r.unit, r.a_stats).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(formatCompareValue(r.unit, r.b).c_str());
+      ImGui::TextUnformatted(formatCompareSpread(r.unit, r.b_stats).c_str());
       ImGui::TableNextColumn();
       if (auto d = r.delta()) {
-        const bool better = r.lower_is_better ? *d < 0 : *d > 0;
-        const ImU32 color = *d == 0 ? th.text_dim : better ? th.kernel : th.sync_call;
         const std::string v = (*d > 0 ? "+" : *d < 0 ? "-" : "") + formatCompareValue(r.unit, std::fabs(*d));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", v.c_str());
+        ImGui::TextUnformatted(v.c_str());
+        if (auto q = r.ratio(); q && ImGui::IsItemHovered())
+          ImGui::SetTooltip("B / A = %s; 95%% interval of B - A: %s to %s", formatRatio(*q).c_str(),
+                            formatCompareValue(r.unit, r.noise.ci_low).c_str(),
+                            formatCompareValue(r.unit, r.noise.ci_high).c_str());
       } else {
         ImGui::TextDisabled("n/a");
       }
       ImGui::TableNextColumn();
-      if (auto q = r.ratio())
-        ImGui::TextUnformatted(formatRatio(*q).c_str());
-      else
-        ImGui::TextDisabled("n/a");
+      drawChange(r.noise, r.lower_is_better, changeLabel(r));
     }
     ImGui::EndTable();
   }
+  ImGui::Text("verdict: %s", c.verdictLine().c_str());
   ImGui::Spacing();
   if (c.kernels.empty()) return;
-  ImGui::TextUnformatted("GPU ops by name (per step)");
-  if (ImGui::BeginTable("compare_kernels", 3, flags)) {
-    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TextUnformatted("GPU ops matched by launching op, shapes and order (duration)");
+  if (ImGui::BeginTable("compare_kernels", 4, flags)) {
+    ImGui::TableSetupColumn("op (kernel)", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("change", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
     for (const CompareKernelRow& k : c.kernels) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      const std::string name = shortKernelName(k.name, 70);
-      ImGui::TextUnformatted(name.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.name.c_str());
+      ImGui::TextUnformatted(k.label.c_str());
+      std::string kernel = shortKernelName(k.a_name.empty() ? k.b_name : k.a_name, 60);
+      if (k.renamed()) kernel += " -> " + shortKernelName(k.b_name, 60);
+      if (!k.key.op.empty()) ImGui::TextColored(dim, "%s", kernel.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A: %s\nB: %s\nper step: %.2f | %.2f", k.a_name.empty() ? "(none)" : k.a_name.c_str(),
+                          k.b_name.empty() ? "(none)" : k.b_name.c_str(), k.a_per_step, k.b_per_step);
       ImGui::TableNextColumn();
-      ImGui::Text("%.2f", k.a_per_step);
+      ImGui::TextUnformatted(formatCompareSpread(CompareUnit::Nanoseconds, k.a_stats).c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%.2f", k.b_per_step);
+      ImGui::TextUnformatted(formatCompareSpread(CompareUnit::Nanoseconds, k.b_stats).c_str());
+      ImGui::TableNextColumn();
+      drawChange(k.noise, true, changeLabel(k));
     }
     ImGui::EndTable();
   }

@@ -1,12 +1,16 @@
 // The A/B comparison: two timelines one above the other, B shifted so the
 // chosen step starts where A's does, with a synchronized zoom and pan (moving
-// either moves both), and the diff table (profiling/TraceCompare.h) beside
-// them. ImGui only; the caller decides what A and B are.
+// either moves both), and the diff table (profiling/analysis/TraceCompare.h)
+// beside them: median [min - max] of each side and whether a change is beyond
+// noise. A side may hold repeated runs besides the one shown; all count as
+// samples. ImGui only; the caller decides what A and B are.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/TraceCompare.h"
@@ -20,6 +24,11 @@ class ComparePanel {
  public:
   void setA(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis, std::string label);
   void setB(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis, std::string label);
+  // More runs of the same side: samples for the table, not drawn. setA/setB drop them.
+  void addRepeatA(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis);
+  void addRepeatB(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis);
+  size_t runsA() const { return a_.trace ? 1 + a_.repeats.size() : 0; }
+  size_t runsB() const { return b_.trace ? 1 + b_.repeats.size() : 0; }
   void setAlignStep(size_t ordinal);  // 0-based
   bool hasA() const { return a_.trace != nullptr; }
   bool hasB() const { return b_.trace != nullptr; }
@@ -40,8 +49,10 @@ class ComparePanel {
     std::shared_ptr<const TraceAnalysis> analysis;
     std::string label;
     TimelineView view;
+    std::vector<std::pair<std::shared_ptr<const Trace>, std::shared_ptr<const TraceAnalysis>>> repeats;
   };
-  void recompute();
+  static std::vector<CompareInput> inputs(const Side& side);
+  void recompute(bool refit = true);
   void drawTable(const Theme& theme);
   void drawSide(Side& side, const char* id, const char* tag, float height, const Theme& theme);
   void synchronize();

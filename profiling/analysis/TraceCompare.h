@@ -90,7 +90,8 @@ std::string changeLabel(const NoiseTestResult& noise, const char* higher_word, c
 inline std::string changeLabel(const CompareRow& r) {
   return r.a && r.b ? changeLabel(r.noise, r.higher_word, r.lower_word) : "n/a";
 }
-inline std::string changeLabel(const CompareKernelRow& k) { return changeLabel(k.noise, "slower", "faster"); }
+// Kernel rows: also "only in A" / "only in B".
+std::string changeLabel(const CompareKernelRow& k);
 
 // "overhead-bound", "compute-bound", "mixed", "no GPU work".
 std::string verdictText(VerdictKind kind);

@@ -44,7 +44,9 @@ std::string inputDims(const Trace& trace, EventRef op) {
 std::string kernelSlotLabel(const KernelSlotKey& key) {
   std::string s = key.op.empty() ? key.name : key.op;
   if (!key.shapes.empty()) s += " " + key.shapes;
-  return s + " #" + std::to_string(key.ordinal + 1);
+  s += " #" + std::to_string(key.ordinal + 1);
+  if (!key.op.empty() && key.category != Category::Kernel) s += " (" + std::string(categoryName(key.category)) + ")";
+  return s;
 }
 
 std::vector<std::vector<KernelOccurrence>> kernelOccurrences(const Trace& trace, const TraceAnalysis& a) {

@@ -26,7 +26,8 @@ struct KernelSlotKey {
   auto operator<=>(const KernelSlotKey&) const = default;
 };
 
-// "aten::mm [[8192,768],[768,3072]] #2", or the kernel name and "#k".
+// "aten::mm [[8192,768],[768,3072]] #2" (memcpy and memset slots add
+// " (gpu_memset)"), or the kernel name and "#k".
 std::string kernelSlotLabel(const KernelSlotKey& key);
 
 struct KernelOccurrence {

@@ -87,6 +87,12 @@ std::string changeLabel(const NoiseTestResult& noise, const char* higher_word, c
   return "?";
 }
 
+std::string changeLabel(const CompareKernelRow& k) {
+  if (k.b_stats.n == 0) return "only in A";
+  if (k.a_stats.n == 0) return "only in B";
+  return changeLabel(k.noise, "slower", "faster");
+}
+
 std::string comparisonText(const TraceComparison& c, const std::string& a_label, const std::string& b_label,
                            size_t max_kernel_rows) {
   std::string out;
@@ -109,7 +115,7 @@ std::string comparisonText(const TraceComparison& c, const std::string& a_label,
   if (!c.kernels.empty()) {
     out += "\nGPU ops matched by launching op, shapes and order (per step; duration median [min - max]):\n";
     std::vector<std::vector<std::string>> k_lines;
-    k_lines.push_back({"op", "A", "B", "change", "kernel"});
+    k_lines.push_back({"op", "per step", "A", "B", "change", "kernel"});
     size_t shown = 0;
     for (const CompareKernelRow& k : c.kernels) {
       if (shown++ == max_kernel_rows) break;
@@ -117,7 +123,7 @@ std::string comparisonText(const TraceComparison& c, const std::string& a_label,
       std::snprintf(counts, sizeof counts, "%.2f | %.2f", k.a_per_step, k.b_per_step);
       std::string name = shortKernelName(k.a_name.empty() ? k.b_name : k.a_name, 60);
       if (k.renamed()) name += " -> " + shortKernelName(k.b_name, 60);
-      k_lines.push_back({k.label + "  x" + counts,
+      k_lines.push_back({k.label, counts,
                          formatCompareSpread(CompareUnit::Nanoseconds, k.a_stats),
                          formatCompareSpread(CompareUnit::Nanoseconds, k.b_stats), changeLabel(k), name});
     }
