@@ -87,15 +87,18 @@ void TeachingPanels::pollCaptures() {
       }
     } else if (r->id == compare_job_) {
       compare_job_ = 0;
+      const char* side = compare_job_side_a_ ? "A" : "B";
       if (r->ok()) {
         std::shared_ptr<const Trace> trace = r->trace;
+        compare_future_side_a_ = compare_job_side_a_;
         compare_b_ = std::async(std::launch::async, [trace] {
           return std::make_pair(trace, std::shared_ptr<const TraceAnalysis>(
                                            std::make_shared<TraceAnalysis>(analyzeTrace(*trace))));
         });
-        compare_status_ = "analysing B";
+        compare_status_ = std::string("analysing ") + side;
       } else {
-        compare_status_ = "B failed: " + failure;
+        compare_status_ = std::string(side) + " failed: " + failure;
+        compare_queue_.clear();
       }
     }
   }
@@ -117,10 +120,18 @@ void TeachingPanels::pollCaptures() {
   if (ready(compare_b_)) {
     try {
       auto [trace, analysis] = compare_b_.get();
-      compare_.setB(trace, analysis, compare_b_label_);
+      if (compare_future_side_a_)
+        compare_.addRepeatA(trace, analysis);
+      else if (compare_b_runs_++ == 0)
+        compare_.setB(trace, analysis, compare_b_label_);
+      else
+        compare_.addRepeatB(trace, analysis);
       compare_status_.clear();
+      ++compare_runs_done_;
+      submitNextCompareRun();
     } catch (const std::exception& e) {
       compare_status_ = "B failed: " + std::string(e.what());
+      compare_queue_.clear();
     }
   }
 }
@@ -198,12 +209,27 @@ void TeachingPanels::startCompareRun(int other_step) {
   const TutorialPreset& self = presets_[current_];
   const TutorialPreset& other = presets_[size_t(other_step - 1)];
   const WorkloadParams params = compareParams(self, other, last_device_);
-  CaptureOptions options = presetCaptureOptions(self);
-  compare_job_ = worker_.submit({params, options});
+  const CaptureOptions options = presetCaptureOptions(self);
+  compare_queue_.clear();
+  for (int i = 0; i < compare_runs_; ++i) compare_queue_.push_back({false, {params, options}});
+  for (int i = 1; i < compare_runs_; ++i) compare_queue_.push_back({true, {presetParams(self, last_device_), options}});
+  compare_runs_total_ = compare_queue_.size();
+  compare_runs_done_ = 0;
+  compare_b_runs_ = 0;
   compare_b_label_ = "step " + std::to_string(other.step) + "'s " + params.workload +
                      (params.variant.empty() ? "" : " (" + params.variant + ")") + " at step " +
                      std::to_string(self.step) + "'s sizes";
-  compare_status_ = "running B: " + compare_b_label_;
+  submitNextCompareRun();
+}
+
+void TeachingPanels::submitNextCompareRun() {
+  if (compare_queue_.empty()) return;
+  const CompareRun run = compare_queue_.front();
+  compare_queue_.pop_front();
+  compare_job_side_a_ = run.side_a;
+  compare_job_ = worker_.submit(run.request);
+  compare_status_ = std::string("running ") + (run.side_a ? "A again" : "B: " + compare_b_label_) + " (run " +
+                    std::to_string(compare_runs_done_ + 1) + " of " + std::to_string(compare_runs_total_) + ")";
 }
 
 void TeachingPanels::drawCompare(const ui::Theme& th) {
@@ -215,9 +241,20 @@ void TeachingPanels::drawCompare(const ui::Theme& th) {
   }
   const bool has_open = ws_.trace() && ws_.analysis();
   ImGui::BeginDisabled(!has_open);
-  if (ImGui::Button("Pin open trace as A")) compare_.setA(ws_.trace(), ws_.analysis(), ws_.traceLabel());
+  // Picking a side by hand ends a live compare's remaining runs (they would land on the new side).
+  auto dropLiveRuns = [this] {
+    compare_queue_.clear();
+    compare_job_ = 0;
+  };
+  if (ImGui::Button("Pin open trace as A")) {
+    dropLiveRuns();
+    compare_.setA(ws_.trace(), ws_.analysis(), ws_.traceLabel());
+  }
   ImGui::SameLine();
-  if (ImGui::Button("Use open trace as B")) compare_.setB(ws_.trace(), ws_.analysis(), ws_.traceLabel());
+  if (ImGui::Button("Use open trace as B")) {
+    dropLiveRuns();
+    compare_.setB(ws_.trace(), ws_.analysis(), ws_.traceLabel());
+  }
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(280 * th.scale);
@@ -228,6 +265,9 @@ void TeachingPanels::drawCompare(const ui::Theme& th) {
     const std::string path = compare_path_;
     compare_b_label_ = path;
     compare_status_ = "reading " + path;
+    dropLiveRuns();
+    compare_future_side_a_ = false;
+    compare_b_runs_ = 0;
     compare_b_ = std::async(std::launch::async, [path] {
       auto trace = std::make_shared<const Trace>(importChromeTrace(path));
       return std::make_pair(std::shared_ptr<const Trace>(trace), std::shared_ptr<const TraceAnalysis>(
@@ -235,6 +275,13 @@ void TeachingPanels::drawCompare(const ui::Theme& th) {
     });
   }
   ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90 * th.scale);
+  if (ImGui::InputInt("runs per side", &compare_runs_)) compare_runs_ = std::clamp(compare_runs_, 1, 10);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A tutorial step's \"compare with\" captures B this many times, and A as many times in all "
+                      "(the open trace is A's first run): every recorded step is a sample, so the table can tell "
+                      "a change from noise.");
   if (!compare_status_.empty()) ImGui::TextDisabled("%s", compare_status_.c_str());
   compare_.draw(th, 460 * th.scale);
   ImGui::End();

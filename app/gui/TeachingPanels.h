@@ -8,6 +8,7 @@
 // Workspace::drawFrame() in the same ImGui frame.
 #pragma once
 
+#include <deque>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,7 @@ class TeachingPanels {
   void checkAgainst(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis,
                     std::string what);
   void startCompareRun(int other_step);
+  void submitNextCompareRun();  // the next of compare_queue_, if any
   void startSweep();
 
   Workspace& ws_;
@@ -73,6 +75,18 @@ class TeachingPanels {
   uint64_t compare_job_ = 0;
   std::string compare_status_;
   std::string compare_b_label_;
+  // Live compare: B is captured compare_runs_ times and A compare_runs_ - 1
+  // more times (the open trace is A's first run), one capture at a time.
+  int compare_runs_ = 1;
+  struct CompareRun {
+    bool side_a = false;
+    CaptureRequest request;
+  };
+  std::deque<CompareRun> compare_queue_;
+  bool compare_job_side_a_ = false;     // what the running capture is for
+  bool compare_future_side_a_ = false;  // what compare_b_ holds
+  size_t compare_b_runs_ = 0;           // B runs received since B was last replaced
+  size_t compare_runs_total_ = 0, compare_runs_done_ = 0;
   char compare_path_[512] = {};
   std::future<std::pair<std::shared_ptr<const Trace>, std::shared_ptr<const TraceAnalysis>>> compare_b_;
 

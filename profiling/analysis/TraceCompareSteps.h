@@ -20,7 +20,7 @@ struct StepSample {
   double gpu_busy_ns = 0, cpu_dispatch_ns = 0, wall_ns = 0;
   double utilization = 0;  // gpu busy / wall
   double host_wait_ns = 0, kernel_wait_ns = 0, other_idle_ns = 0;
-  std::optional<double> mean_launch_delay_ns;  // absent when no launch of the step was delayed-measurable
+  std::optional<double> mean_launch_delay_ns;  // absent when no GPU op of the step has its launch captured
 };
 
 // `analysis` must be analyzeTrace(trace).

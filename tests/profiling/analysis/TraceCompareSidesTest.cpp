@@ -161,26 +161,27 @@ TEST(TraceCompareSides, RenamedGemmKernelsAreMatchedByTheirOp) {
   EXPECT_NE(text.find("nvjet_sm90_tst_256x128_TNT -> sm90_xmma_gemm_bf16bf16_tn_n"), std::string::npos) << text;
 }
 
-TEST(TraceCompareSides, KernelsWithoutALaunchingOpAreMatchedByName) {
-  std::vector<std::vector<OpSpec>> steps(3, {{"aten::mm", kGemmDims, "gemm_a", 20'000}});
-  Trace a = buildRun(steps);
+// Three steps of one kernel launched from `op` ("" = outside any cpu_op),
+// named gemm_a on A and gemm_b on B.
+TraceComparison renamedSingleKernel(const std::string& op) {
+  std::vector<std::vector<OpSpec>> steps(3, {{op, op.empty() ? "" : kGemmDims, "gemm_a", 20'000}});
+  const Trace a = buildRun(steps);
   for (auto& s : steps) s[0].kernel = "gemm_b";
-  Trace b = buildRun(steps);
-  const TraceAnalysis aa = analyzeTrace(a), ba = analyzeTrace(b);
-  const TraceComparison c = compareTraces(a, aa, b, ba);
+  const Trace b = buildRun(steps);
+  return compareTraces(a, analyzeTrace(a), b, analyzeTrace(b));
+}
+
+TEST(TraceCompareSides, KernelsWithoutALaunchingOpAreMatchedByName) {
+  const TraceComparison c = renamedSingleKernel("aten::mm");
   ASSERT_EQ(c.kernels.size(), 1u);
   EXPECT_TRUE(c.kernels[0].renamed());
   EXPECT_EQ(c.kernels[0].a_stats.n, 3u);
   EXPECT_EQ(c.kernels[0].noise.outcome, NoiseOutcome::Same);
 
   // Without the enclosing op the key is the kernel's own name: no match.
-  std::vector<std::vector<OpSpec>> bare(3, {{"", "", "gemm_a", 20'000}});
-  Trace x = buildRun(bare);
-  for (auto& s : bare) s[0].kernel = "gemm_b";
-  Trace y = buildRun(bare);
-  const TraceAnalysis xa = analyzeTrace(x), ya = analyzeTrace(y);
-  const TraceComparison d = compareTraces(x, xa, y, ya);
-  EXPECT_EQ(d.kernels.size(), 2u);
+  const TraceComparison d = renamedSingleKernel("");
+  ASSERT_EQ(d.kernels.size(), 2u);
+  EXPECT_EQ(changeLabel(d.kernels[0]), d.kernels[0].a_name.empty() ? "only in B" : "only in A");
 }
 
 TEST(TraceCompareSides, VerdictAndGapClassesSayWhatChanged) {
