@@ -7,17 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "app/CaptureModule.h"
 #include "app/Commands.h"
 #include "app/OpenPaths.h"
-#include "profiling/capture_api/CaptureBackend.h"
-#include "profiling/capture_api/SystemInfo.h"
 
 namespace fuselab {
 
 int runCli(int argc, char** argv) {
   CLI::App app{"fuselab: see what PyTorch code dispatches on the CPU and runs on the GPU.\n"
                "Without a subcommand it opens the desktop window, on the traces named (fuselab PATH...)."};
-  app.set_version_flag("--version", [] { return versionReport(captureBackend().systemInfo()); });
+  // Without loading the capture module (LibTorch): --version stays instant.
+  app.set_version_flag("--version", [] { return "fuselab " FUSELAB_VERSION "\n" + captureModuleSummary(); });
   app.require_subcommand(0, 1);
 
   // `fuselab PATH...` is `fuselab open PATH...`, as every viewer opens the

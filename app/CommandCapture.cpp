@@ -10,11 +10,12 @@
 #include <optional>
 
 #include "app/AnalysisReport.h"
+#include "app/CaptureModule.h"
 #include "app/Commands.h"
 #include "app/WorkloadCapture.h"
 #include "profiling/analysis/Analysis.h"
-#include "profiling/capture_api/CaptureBackend.h"
 #include "profiling/capture_api/Workload.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/ChromeTraceExport.h"
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/GlfwWindow.h"
@@ -63,11 +64,11 @@ int64_t parseInt(const std::string& flag, const std::string& text, int64_t min, 
 WorkloadParams workloadParams(const CaptureArgs& a) {
   WorkloadParams p;
   bool known = false;
-  for (const auto& info : captureBackend().workloads())
+  for (const auto& info : workloadCatalog())
     if (info.name == a.workload) p = info.defaults, known = true;
   if (!known) {
     std::string choices;
-    for (const auto& info : captureBackend().workloads()) choices += (choices.empty() ? "" : ", ") + info.name;
+    for (const auto& info : workloadCatalog()) choices += (choices.empty() ? "" : ", ") + info.name;
     throw BadValue("--workload must be one of " + choices + ", got '" + a.workload + "'");
   }
   p.workload = a.workload;
@@ -137,6 +138,9 @@ int runCaptureCommand(const CaptureArgs& a) {
   } catch (const WorkloadError& e) {
     std::cerr << "fuselab capture: " << e.what() << "\n";
     return kExitBadValue;
+  } catch (const CaptureUnavailable& e) {  // no capture module: nothing was wrong with the values
+    std::cerr << "fuselab capture: " << e.what() << "\n";
+    return kExitFailed;
   } catch (const CaptureError& e) {
     std::cerr << "fuselab capture: " << e.what() << "\n";
     return kExitBadValue;
@@ -174,7 +178,7 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
                                             "write the trace and print the analysis summary");
   auto a = std::make_shared<CaptureArgs>();
   std::string workloads;
-  for (const auto& info : captureBackend().workloads()) workloads += (workloads.empty() ? "" : ", ") + info.name;
+  for (const auto& info : workloadCatalog()) workloads += (workloads.empty() ? "" : ", ") + info.name;
   cmd->add_option("--workload", a->workload, "Workload: " + workloads)->capture_default_str();
   cmd->add_option("--variant", a->variant, "Workload variant (mlp: geglu or stacked)");
   cmd->add_option("--batch", a->batch, "Batch size (default: the workload's)")->type_name("INT");

@@ -5,14 +5,15 @@
 // crossover from overhead-bound to compute-bound per variant, a CSV table and
 // a plot (log axes, GUI builds).
 // Exit codes: 0 ok (skipped variants and failed points are reported in the
-// table), 1 a file could not be written, 2 bad arguments.
+// table), 1 a file could not be written or there is no capture module, 2 bad
+// arguments.
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "app/Commands.h"
 #include "app/Sweep.h"
-#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/AtomicFile.h"
 #include "profiling/trace/DurationText.h"
 
@@ -24,7 +25,7 @@ namespace fuselab {
 
 namespace {
 
-constexpr int kExitWriteFailed = 1;
+constexpr int kExitFailed = 1;  // a write, or no capture module
 constexpr int kExitError = 2;
 
 struct SweepArgs {
@@ -53,7 +54,7 @@ int runSweepCommand(const SweepArgs& a) {
   SweepOptions o;
   try {
     bool known = false;
-    for (const auto& info : captureBackend().workloads())
+    for (const auto& info : workloadCatalog())
       if (info.name == a.workload) o.base = info.defaults, known = true;
     if (!known) throw SweepError("--workload: unknown workload '" + a.workload + "'");
     o.base.workload = a.workload;
@@ -87,6 +88,9 @@ int runSweepCommand(const SweepArgs& a) {
   } catch (const SweepError& e) {
     std::cerr << "fuselab sweep: " << e.what() << "\n";
     return kExitError;
+  } catch (const CaptureError& e) {  // no capture module
+    std::cerr << "fuselab sweep: " << e.what() << "\n";
+    return kExitFailed;
   }
   std::cout << sweepText(result);
 
@@ -97,7 +101,7 @@ int runSweepCommand(const SweepArgs& a) {
       std::cout << "wrote " << a.csv << "\n";
     } catch (const std::exception& e) {
       std::cerr << "fuselab sweep: " << e.what() << "\n";
-      rc = kExitWriteFailed;
+      rc = kExitFailed;
     }
   }
   if (!a.plot.empty()) {
@@ -107,7 +111,7 @@ int runSweepCommand(const SweepArgs& a) {
       std::cout << "wrote " << a.plot << "\n";
     } catch (const std::exception& e) {
       std::cerr << "fuselab sweep: plot failed: " << e.what() << "\n";
-      rc = kExitWriteFailed;
+      rc = kExitFailed;
     }
 #else
     std::cerr << "fuselab sweep: --plot needs the GUI, and this build has none (configured with FUSELAB_GUI=OFF); "

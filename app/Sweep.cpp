@@ -10,6 +10,7 @@
 #include "app/WorkloadCapture.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/AtomicFile.h"
 #include "profiling/trace/DurationText.h"
 
@@ -148,7 +149,7 @@ WorkloadParams sweepParams(const SweepOptions& o, const std::string& variant, in
   if (base != "mlp" && base != "fused_mlp" && base != "linear")
     throw SweepError("the sweep varies the token count, and '" + base +
                      "' has none: use mlp or linear (fused_mlp runs as the 'fused' variant of mlp)");
-  const auto all = captureBackend().workloads();
+  const auto& all = workloadCatalog();
   auto find = [&](const std::string& name) -> const WorkloadInfo* {
     for (const auto& w : all)
       if (w.name == name) return &w;
@@ -240,6 +241,10 @@ SweepResult runSweep(const SweepOptions& o, SweepProgress* progress) {
     s.skipped = !s.skip_reason.empty();
     result.series.push_back(std::move(s));
   }
+  // Opens the capture module before the first point: without it none could
+  // run, and its CaptureError says so once rather than in every point.
+  if (std::any_of(result.series.begin(), result.series.end(), [](const SweepSeries& s) { return !s.skipped; }))
+    captureBackend();
 
   const size_t total = o.variants.size() * o.tokens.size();
   size_t done = 0;

@@ -105,6 +105,8 @@ WorkloadParams sweepParams(const SweepOptions& options, const std::string& varia
 // Runs the sweep on the calling thread. Points that fail (e.g. out of memory)
 // are recorded with their error and the sweep goes on. Cancelling stops
 // before the next point or round; the result holds what was measured.
+// Throws SweepError for bad options, CaptureError when there is no capture
+// module to run the points.
 SweepResult runSweep(const SweepOptions& options, SweepProgress* progress = nullptr);
 
 // The crossover of one series' successful points: floor = time at the

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "profiling/analysis/ExpectationsJson.h"
-#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 
 namespace fuselab {
 
@@ -84,7 +84,7 @@ void readRun(const nlohmann::json& run, const std::string& src, TutorialPreset& 
   r.onlyKeys({"workload", "variant", "batch", "seq", "dim", "hidden", "out", "dtype", "graph", "warmup", "steps"},
              "run.");
   const std::string workload = r.text("workload", "run.workload");
-  const auto all = captureBackend().workloads();
+  const auto& all = workloadCatalog();
   const WorkloadInfo* info = findWorkload(all, workload);
   if (!info) {
     std::string names;

@@ -12,7 +12,7 @@
 //    "compare_with": [{"step": 10}],
 //    "expectations": [{"kind": "kernels_per_step", "min": 5, "max": 6, "text": "..."}]}
 // In "run", workload/warmup/steps are required; sizes left out take the
-// workload's defaults (captureBackend().workloads()).
+// workload's defaults (workloadCatalog()).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -55,7 +55,7 @@ struct TutorialPreset {
 
 // Parses one preset. `source_name` prefixes error messages. Checks that the
 // workload exists, the variant is one of its variants and the sizes are in
-// range (kernels/WorkloadRegistry.h); it does not build the workload.
+// range (WorkloadCatalog.h); it does not build the workload.
 TutorialPreset parseTutorialPreset(const nlohmann::json& doc, const std::string& source_name);
 TutorialPreset loadTutorialPreset(const std::filesystem::path& file);
 

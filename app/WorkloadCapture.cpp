@@ -1,5 +1,6 @@
 #include "app/WorkloadCapture.h"
 #include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +19,7 @@ std::string workloadParamsJson(const WorkloadParams& p) {
   j["workload"] = p.workload;
   std::string variant = p.variant;
   if (variant.empty())  // the workload's default, so the file says what ran
-    for (const auto& info : captureBackend().workloads())
+    for (const auto& info : workloadCatalog())
       if (info.name == p.workload && !info.variants.empty()) variant = info.variants.front();
   j["variant"] = variant;
   j["batch"] = p.batch;

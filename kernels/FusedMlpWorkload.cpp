@@ -110,25 +110,6 @@ std::unique_ptr<Workload> makeFusedMlpWorkload(const WorkloadParams& params) {
 #endif
 }
 
-WorkloadEntry fusedMlpEntry() {
-  WorkloadInfo info;
-  info.name = "fused_mlp";
-  info.title = "Fused GeGLU MLP (own CUDA kernels)";
-  info.description =
-      "The mlp workload's down(gelu_tanh(gate(x)) * up(x)) on fuselab's own kernels. auto: small when "
-      "batch * seq <= 64, else large. small: the whole MLP in 1 kernel (fp32 atomic split-K sum: the last bits may vary between runs). "
-      "small_deterministic: as small, summed in a fixed order (the same bits every run). large: gate+up GEMM with GeGLU in its "
-      "epilogue, then the down GEMM (2 kernels). large_mma: large on the portable mma.sync kernel. liger: "
-      "cuBLAS GEMMs around one GeGLU elementwise kernel (4 kernels), like Liger and torch.compile.";
-  info.variants = fusedMlpPathNames();
-  info.defaults.workload = "fused_mlp";
-  info.defaults.batch = 64;
-  info.defaults.seq = 128;
-  info.defaults.dim = 768;
-  info.defaults.hidden = 3072;
-  info.defaults.dtype = DType::BF16;
-  info.cuda_only = true;
-  return {info, estimateBytes, make};
-}
+WorkloadEntry fusedMlpEntry() { return {catalogWorkload("fused_mlp"), estimateBytes, make}; }
 
 }  // namespace fuselab

@@ -68,19 +68,6 @@ std::unique_ptr<Workload> make(const WorkloadParams& p) { return std::make_uniqu
 
 }  // namespace
 
-WorkloadEntry linearEntry() {
-  WorkloadInfo info;
-  info.name = "linear";
-  info.title = "nn.Linear";
-  info.description =
-      "y = x W^T + b with torch::nn::Linear: aten::linear -> aten::t (a view, no kernel) -> aten::addmm, "
-      "the bias fused into the GEMM epilogue (dim = in features, out = out features).";
-  info.variants = {"eager"};
-  info.defaults.workload = "linear";
-  info.defaults.batch = 1024;
-  info.defaults.dim = 32;
-  info.defaults.out = 64;
-  return {info, estimateBytes, make};
-}
+WorkloadEntry linearEntry() { return {catalogWorkload("linear"), estimateBytes, make}; }
 
 }  // namespace fuselab

@@ -71,18 +71,6 @@ std::unique_ptr<Workload> make(const WorkloadParams& p) { return std::make_uniqu
 
 }  // namespace
 
-WorkloadEntry matmulAddEntry() {
-  WorkloadInfo info;
-  info.name = "matmul_add";
-  info.title = "add(matmul(x, w), b)";
-  info.description =
-      "A GEMM followed by a separate elementwise add, all operands [dim, dim]: small sizes are "
-      "overhead-bound, large ones compute-bound. Variant 'addmm': one aten::addmm(b, x, w), as torch.compile "
-      "rewrites it (b is copied into the output, the GEMM accumulates onto it).";
-  info.variants = {"eager", "addmm"};
-  info.defaults.workload = "matmul_add";
-  info.defaults.dim = 64;
-  return {info, estimateBytes, make};
-}
+WorkloadEntry matmulAddEntry() { return {catalogWorkload("matmul_add"), estimateBytes, make}; }
 
 }  // namespace fuselab

@@ -119,20 +119,6 @@ std::unique_ptr<Workload> make(const WorkloadParams& p) {
 
 }  // namespace
 
-WorkloadEntry mlpEntry() {
-  WorkloadInfo info;
-  info.name = "mlp";
-  info.title = "Stacked GeGLU MLP";
-  info.description =
-      "down(gelu_tanh(gate(x)) * up(x)) with three bias-free nn.Linear layers on x [batch, seq, dim]: 3 GEMMs + "
-      "GELU + mul per forward. Variant 'stacked': Linear -> GELU -> Linear -> GELU -> Linear.";
-  info.variants = {"geglu", "stacked"};
-  info.defaults.workload = "mlp";
-  info.defaults.batch = 64;
-  info.defaults.seq = 128;
-  info.defaults.dim = 768;
-  info.defaults.hidden = 3072;
-  return {info, estimateBytes, make};
-}
+WorkloadEntry mlpEntry() { return {catalogWorkload("mlp"), estimateBytes, make}; }
 
 }  // namespace fuselab

@@ -1,7 +1,10 @@
 // How workloads plug into listWorkloads()/makeWorkload(): each workload file
 // defines one entry function, declared here, and adds one line to the table
-// in WorkloadRegistry.cpp. The registry does the shared checks (sizes, device,
-// dtype, memory) so the entries only build.
+// in WorkloadRegistry.cpp. What a workload is called and takes (its
+// WorkloadInfo) is data in profiling/capture_api/WorkloadCatalog.cpp, which the
+// viewer reads without LibTorch; the entry adds how to build it. The
+// registry does the shared checks (sizes, device, dtype, memory) so the
+// entries only build.
 #pragma once
 
 #include <cstdint>
@@ -9,11 +12,12 @@
 #include <vector>
 
 #include "profiling/capture_api/Workload.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 
 namespace fuselab {
 
 struct WorkloadEntry {
-  WorkloadInfo info;
+  WorkloadInfo info;  // catalogWorkload(name)
   // Bytes one forward keeps alive on the device (weights, input, live
   // activations, the previous output); checked against free memory.
   double (*estimate_bytes)(const WorkloadParams&) = nullptr;

@@ -1,5 +1,5 @@
 #include "app/gui/AboutDialog.h"
-#include "profiling/capture_api/CaptureBackend.h"
+#include "app/CaptureModule.h"
 
 #include <glad/gl.h>
 #include <imgui.h>
@@ -23,18 +23,23 @@ std::string glString(GLenum name) {
 
 void AboutDialog::draw() {
   if (open_requested_) {
-    if (!info_) info_ = captureBackend().systemInfo();
+    if (!info_ && captureModuleLoaded()) info_ = captureBackend().systemInfo();
+    if (!info_) module_summary_ = captureModuleSummary();
     ImGui::OpenPopup("About fuselab");
     open_requested_ = false;
   }
   if (!ImGui::BeginPopupModal("About fuselab", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   ImGui::TextUnformatted("fuselab: see what PyTorch code dispatches on the CPU and runs on the GPU.");
   ImGui::Separator();
-  row("fuselab", info_->fuselab_version);
-  row("torch", info_->torch_version);
-  row("CUDA", info_->cuda_runtime.empty() ? "not built in" : info_->cuda_runtime);
-  row("CUPTI", info_->cupti.empty() ? "not built in" : info_->cupti);
-  row("GPU", info_->gpu);
+  row("fuselab", FUSELAB_VERSION);
+  if (info_) {
+    row("torch", info_->torch_version);
+    row("CUDA", info_->cuda_runtime.empty() ? "not built in" : info_->cuda_runtime);
+    row("CUPTI", info_->cupti.empty() ? "not built in" : info_->cupti);
+    row("GPU", info_->gpu);
+  } else {
+    row("capture", module_summary_);
+  }
   ImGui::Separator();
   row("OpenGL", glString(GL_VERSION));
   row("renderer", glString(GL_RENDERER));

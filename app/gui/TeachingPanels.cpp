@@ -10,7 +10,7 @@
 #include "app/gui/Workspace.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/Expectations.h"
-#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 namespace fuselab {
@@ -292,7 +292,7 @@ void TeachingPanels::startSweep() {
   SweepOptions o;
   try {
     const std::string name = sweep_workloads_.at(size_t(std::clamp(st.workload, 0, int(sweep_workloads_.size()) - 1)));
-    for (const auto& info : captureBackend().workloads())
+    for (const auto& info : workloadCatalog())
       if (info.name == name) o.base = info.defaults;
     o.base.workload = name;
     o.base.device = st.device == 0 ? Device::Cuda : Device::Cpu;

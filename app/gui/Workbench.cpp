@@ -1,12 +1,16 @@
 #include "app/gui/Workbench.h"
 
+#include "app/CaptureModule.h"
+#include "app/GpuProbe.h"
 #include "app/gui/Workspace.h"
-#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 
 namespace fuselab {
 
-Workbench::Workbench(Workspace& workspace) : ws_(workspace), panel_(captureBackend().workloads()) {
-  status_.gpu_available = captureBackend().gpuAvailable();
+Workbench::Workbench(Workspace& workspace) : ws_(workspace), panel_(workloadCatalog()) {
+  // The capture module (LibTorch) loads at the first Run, not with the window:
+  // until then the driver's presence picks the device (poll() corrects it).
+  status_.gpu_available = nvidiaGpuVisible();
   if (!status_.gpu_available) panel_.setDevice(Device::Cpu);
   ws_.setWorkbenchPanel("Workbench", [this] { draw(); });
 }
@@ -23,6 +27,8 @@ void Workbench::run() {
 
 void Workbench::poll() {
   if (auto r = worker_.poll()) {
+    if (captureModuleLoaded()) status_.gpu_available = captureBackend().gpuAvailable();
+    if (!status_.gpu_available) panel_.setDevice(Device::Cpu);
     if (r->ok()) {
       const std::string label = "live: " + r->trace->meta.trace_name;
       ws_.showTrace(r->trace, label, /*unsaved=*/true);

@@ -1,7 +1,10 @@
-// The capture backend linked into this build: our workloads (kernels/) and
-// the collectors (profiling/capture/). The only place the app meets them.
+// The capture module (libfuselab_capture_module.so): our workloads (kernels/)
+// and the collectors (profiling/capture/) behind the CaptureBackend interface.
+// The app opens it at run time (app/CaptureModule.cpp) and reaches it only
+// through the one function exported here.
 #include <ATen/Context.h>
 
+#include <cstring>
 #include <memory>
 
 #include "kernels/WorkloadRegistry.h"
@@ -14,8 +17,6 @@ namespace {
 
 class LiveCaptureBackend final : public CaptureBackend {
  public:
-  std::vector<WorkloadInfo> workloads() override { return listWorkloads(); }
-
   std::unique_ptr<Workload> makeWorkload(const WorkloadParams& params) override {
     return fuselab::makeWorkload(params);
   }
@@ -31,10 +32,13 @@ class LiveCaptureBackend final : public CaptureBackend {
 };
 
 }  // namespace
-
-CaptureBackend& captureBackend() {
-  static LiveCaptureBackend backend;
-  return backend;
-}
-
 }  // namespace fuselab
+
+// The module's only exported symbol (LiveCaptureModule.map hides the rest).
+extern "C" fuselab::CaptureBackend* fuselab_capture_module(int abi, const char* fuselab_version) {
+  static_assert(std::is_same_v<decltype(&fuselab_capture_module), fuselab::CaptureModuleEntry>);
+  if (abi != fuselab::kCaptureModuleAbi || !fuselab_version || std::strcmp(fuselab_version, FUSELAB_VERSION) != 0)
+    return nullptr;
+  static fuselab::LiveCaptureBackend backend;
+  return &backend;
+}

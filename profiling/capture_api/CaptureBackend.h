@@ -1,13 +1,13 @@
 // The one seam between the app and live capture. Everything the window and
 // the command line do with workloads and captures goes through this
-// interface: which workloads exist, building one, recording forwards of it,
-// and what the machine runs. The app itself never includes kernels/ or
-// profiling/capture/, so reading and analysing traces need nothing behind
-// this interface.
+// interface: building a workload, recording forwards of it, and what the
+// machine runs (which workloads exist is data: WorkloadCatalog.h). The app
+// never includes kernels/ or profiling/capture/: the backend lives in the
+// capture module (app/live/, a shared library with LibTorch, CUDA and CUPTI)
+// that the app opens at run time, when the first capture starts.
 #pragma once
 
 #include <memory>
-#include <vector>
 
 #include "profiling/capture_api/CaptureTypes.h"
 #include "profiling/capture_api/SystemInfo.h"
@@ -18,9 +18,6 @@ namespace fuselab {
 class CaptureBackend {
  public:
   virtual ~CaptureBackend() = default;
-
-  // The workloads this build can run (their parameters, variants, defaults).
-  virtual std::vector<WorkloadInfo> workloads() = 0;
 
   // Checks the parameters (sizes, dtype on the device, memory estimate) and
   // builds the workload. Throws WorkloadError (bad parameters, no GPU) or
@@ -40,8 +37,20 @@ class CaptureBackend {
   virtual bool gpuAvailable() = 0;
 };
 
-// The process's capture backend. Throws CaptureError with a message for
-// people when capture is not available.
+// The process's capture backend: loads the capture module on first use.
+// Throws CaptureError with a message for people when capture is not
+// available (the module or one of its libraries is missing).
 CaptureBackend& captureBackend();
+
+// The capture module's one export: extern "C" CaptureBackend*
+// fuselab_capture_module(int abi, const char* fuselab_version). It returns its
+// backend (alive until the process ends), or nullptr when the app's `abi` or
+// version are not the ones the module was built with: the types above cross
+// the boundary, so both sides must be built from the same sources, with the
+// same compiler and flags. Raise kCaptureModuleAbi when this interface or the
+// types it passes change.
+inline constexpr int kCaptureModuleAbi = 1;
+inline constexpr const char* kCaptureModuleEntry = "fuselab_capture_module";
+using CaptureModuleEntry = CaptureBackend* (*)(int abi, const char* fuselab_version);
 
 }  // namespace fuselab

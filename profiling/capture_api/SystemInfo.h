@@ -1,6 +1,6 @@
-// Versions of what fuselab runs on (torch, CUDA, CUPTI, GPU), for --version
-// and Help > About. Filled by the capture backend (it asks LibTorch and the
-// CUDA runtime).
+// Versions of what fuselab captures with (torch, CUDA, CUPTI, GPU), for
+// Help > About. Filled by the capture backend (it asks LibTorch and the CUDA
+// runtime).
 #pragma once
 
 #include <string>
@@ -14,7 +14,5 @@ struct SystemInfo {
   std::string cupti;         // "" when built without CUPTI
   std::string gpu;           // GPU name, or "no GPU"
 };
-
-std::string versionReport(const SystemInfo& info);  // multi-line text
 
 }  // namespace fuselab

@@ -21,7 +21,7 @@ Device parseDevice(const std::string& s);
 
 // Parameters shared by every workload; each uses the ones that apply to it.
 struct WorkloadParams {
-  std::string workload = "mlp";  // see listWorkloads()
+  std::string workload = "mlp";  // see workloadCatalog()
   int64_t batch = 64;
   int64_t seq = 128;   // tokens = batch * seq for the MLPs
   int64_t dim = 768;   // in features (matmul_add: the square size)

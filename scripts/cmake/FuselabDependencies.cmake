@@ -5,7 +5,7 @@ if(FUSELAB_PREFIX)
   list(PREPEND CMAKE_PREFIX_PATH ${FUSELAB_PREFIX} ${FUSELAB_PREFIX}/usr)
 endif()
 
-# --- Python with torch: LibTorch comes from the torch package -----------------
+# --- Python with torch (and glad2): LibTorch comes from the torch package ------
 if(NOT FUSELAB_PYTHON)
   if(EXISTS ${CMAKE_SOURCE_DIR}/.venv/bin/python)
     set(FUSELAB_PYTHON ${CMAKE_SOURCE_DIR}/.venv/bin/python)
@@ -14,50 +14,55 @@ if(NOT FUSELAB_PYTHON)
     set(FUSELAB_PYTHON ${FUSELAB_PYTHON_FOUND})
   endif()
 endif()
-if(NOT Torch_DIR)
-  execute_process(
-    COMMAND ${FUSELAB_PYTHON} -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
-    OUTPUT_VARIABLE _torch_prefix OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _torch_rc ERROR_QUIET)
-  if(_torch_rc EQUAL 0)
-    list(APPEND CMAKE_PREFIX_PATH ${_torch_prefix})
-  else()
-    message(FATAL_ERROR "No torch found for ${FUSELAB_PYTHON}. Run scripts/setup, or pass "
-                        "-DTorch_DIR=<libtorch>/share/cmake/Torch for a downloaded LibTorch.")
-  endif()
-endif()
-
-# --- CUDA + CUPTI (optional) --------------------------------------------------
+# --- LibTorch, CUDA and CUPTI: for capture only ------------------------------
+# A viewer-only build (FUSELAB_VIEWER_ONLY) looks for none of them; it asks
+# the python above only for glad2.
 set(FUSELAB_HAVE_CUDA OFF)
 set(FUSELAB_HAVE_CUPTI OFF)
-if(NOT FUSELAB_CUDA STREQUAL "OFF")
-  include(CheckLanguage)
-  check_language(CUDA)
-  if(CMAKE_CUDA_COMPILER)
-    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES 80-real 90-real 90-virtual)
+if(NOT FUSELAB_VIEWER_ONLY)
+  if(NOT Torch_DIR)
+    execute_process(
+      COMMAND ${FUSELAB_PYTHON} -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
+      OUTPUT_VARIABLE _torch_prefix OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _torch_rc ERROR_QUIET)
+    if(_torch_rc EQUAL 0)
+      list(APPEND CMAKE_PREFIX_PATH ${_torch_prefix})
+    else()
+      message(FATAL_ERROR "No torch found for ${FUSELAB_PYTHON}. Run scripts/setup, or pass "
+                          "-DTorch_DIR=<libtorch>/share/cmake/Torch for a downloaded LibTorch.")
     endif()
-    enable_language(CUDA)
-    set(CMAKE_CUDA_STANDARD 17)
-    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-    find_package(CUDAToolkit REQUIRED)
-    set(FUSELAB_HAVE_CUDA ON)
-    if(TARGET CUDA::cupti)
-      set(FUSELAB_HAVE_CUPTI ON)
-    endif()
-  elseif(FUSELAB_CUDA STREQUAL "ON")
-    message(FATAL_ERROR "FUSELAB_CUDA=ON but no CUDA compiler was found")
-  else()
-    message(STATUS "fuselab: no CUDA toolkit found, building CPU-only (no own kernels, no CUPTI capture)")
   endif()
-endif()
 
-# Name the architectures so torch's config does not probe for a GPU.
-if(NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
-  set(ENV{TORCH_CUDA_ARCH_LIST} "8.0;9.0+PTX")
+  # CUDA + CUPTI (optional)
+  if(NOT FUSELAB_CUDA STREQUAL "OFF")
+    include(CheckLanguage)
+    check_language(CUDA)
+    if(CMAKE_CUDA_COMPILER)
+      if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+        set(CMAKE_CUDA_ARCHITECTURES 80-real 90-real 90-virtual)
+      endif()
+      enable_language(CUDA)
+      set(CMAKE_CUDA_STANDARD 17)
+      set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+      find_package(CUDAToolkit REQUIRED)
+      set(FUSELAB_HAVE_CUDA ON)
+      if(TARGET CUDA::cupti)
+        set(FUSELAB_HAVE_CUPTI ON)
+      endif()
+    elseif(FUSELAB_CUDA STREQUAL "ON")
+      message(FATAL_ERROR "FUSELAB_CUDA=ON but no CUDA compiler was found")
+    else()
+      message(STATUS "fuselab: no CUDA toolkit found, building CPU-only (no own kernels, no CUPTI capture)")
+    endif()
+  endif()
+
+  # Name the architectures so torch's config does not probe for a GPU.
+  if(NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
+    set(ENV{TORCH_CUDA_ARCH_LIST} "8.0;9.0+PTX")
+  endif()
+  find_package(Torch REQUIRED)
+  # torch's config adds its flags (CXX11 ABI) through TORCH_CXX_FLAGS.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:${TORCH_CXX_FLAGS}>)
 endif()
-find_package(Torch REQUIRED)
-# torch's config adds its flags (CXX11 ABI) through TORCH_CXX_FLAGS.
-add_compile_options($<$<COMPILE_LANGUAGE:CXX>:${TORCH_CXX_FLAGS}>)
 
 # --- Libraries from Debian packages ------------------------------------------
 find_package(simdjson REQUIRED)

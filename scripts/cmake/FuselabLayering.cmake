@@ -1,6 +1,7 @@
 # The layers of ../shared/DESIGN.md, enforced where the build can see them:
 # fuselab_check_layering() fails the configure step when a torch-free target
-# links (even indirectly) capture, the kernels or LibTorch/CUPTI.
+# (everything but capture, the kernels and the capture module) links (even
+# indirectly) capture, the kernels or LibTorch/CUDA/CUPTI.
 # tests/layering/CheckIncludes.cmake does the same for #include lines.
 
 # Every library `target` links, directly or through others.
@@ -45,8 +46,10 @@ function(fuselab_forbid_links target)
 endfunction()
 
 function(fuselab_check_layering)
-  set(live "^fuselab_(capture|kernels|live)$" "^torch" "^c10" "^CUDA::" "libtorch" "libc10" "cupti")
-  foreach(torch_free fuselab_trace fuselab_analysis fuselab_capture_api fuselab_ui_layout fuselab_ui)
+  set(live "^fuselab_(capture|kernels|capture_module)$" "^torch" "^c10" "^CUDA::" "libtorch" "libc10" "cupti" "cudart")
+  # The app and the executable too: capture reaches them only as the module
+  # they open at run time (app/CaptureModule.cpp).
+  foreach(torch_free fuselab_trace fuselab_analysis fuselab_capture_api fuselab_ui_layout fuselab_ui fuselab_app fuselab)
     fuselab_forbid_links(${torch_free} ${live})
   endforeach()
   # The trace layer stands alone: no analysis, no capture interface.

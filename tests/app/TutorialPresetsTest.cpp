@@ -11,7 +11,7 @@
 #include "app/AssetPaths.h"
 #include "app/TutorialPresets.h"
 #include "profiling/analysis/Expectations.h"
-#include "profiling/capture_api/CaptureBackend.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -51,7 +51,7 @@ TEST(TutorialPresets, TheLadderHasElevenStepsInOrder) {
 TEST(TutorialPresets, EveryFileNamesAnExistingWorkloadVariantAndKnownKinds) {
   std::set<std::string> kinds;
   for (ExpectationKind k : allExpectationKinds()) kinds.insert(std::string(expectationKindName(k)));
-  const auto workloads = captureBackend().workloads();
+  const auto& workloads = workloadCatalog();
   for (const auto& file : presetFiles()) {
     SCOPED_TRACE(file.filename().string());
     const nlohmann::json doc = readJson(file);  // independent of the loader

@@ -1,0 +1,89 @@
+#include "profiling/capture_api/WorkloadCatalog.h"
+
+namespace fuselab {
+namespace {
+
+WorkloadInfo matmulAdd() {
+  WorkloadInfo info;
+  info.name = "matmul_add";
+  info.title = "add(matmul(x, w), b)";
+  info.description =
+      "A GEMM followed by a separate elementwise add, all operands [dim, dim]: small sizes are "
+      "overhead-bound, large ones compute-bound. Variant 'addmm': one aten::addmm(b, x, w), as torch.compile "
+      "rewrites it (b is copied into the output, the GEMM accumulates onto it).";
+  info.variants = {"eager", "addmm"};
+  info.defaults.workload = "matmul_add";
+  info.defaults.dim = 64;
+  return info;
+}
+
+WorkloadInfo linear() {
+  WorkloadInfo info;
+  info.name = "linear";
+  info.title = "nn.Linear";
+  info.description =
+      "y = x W^T + b with torch::nn::Linear: aten::linear -> aten::t (a view, no kernel) -> aten::addmm, "
+      "the bias fused into the GEMM epilogue (dim = in features, out = out features).";
+  info.variants = {"eager"};
+  info.defaults.workload = "linear";
+  info.defaults.batch = 1024;
+  info.defaults.dim = 32;
+  info.defaults.out = 64;
+  return info;
+}
+
+WorkloadInfo mlp() {
+  WorkloadInfo info;
+  info.name = "mlp";
+  info.title = "Stacked GeGLU MLP";
+  info.description =
+      "down(gelu_tanh(gate(x)) * up(x)) with three bias-free nn.Linear layers on x [batch, seq, dim]: 3 GEMMs + "
+      "GELU + mul per forward. Variant 'stacked': Linear -> GELU -> Linear -> GELU -> Linear.";
+  info.variants = {"geglu", "stacked"};
+  info.defaults.workload = "mlp";
+  info.defaults.batch = 64;
+  info.defaults.seq = 128;
+  info.defaults.dim = 768;
+  info.defaults.hidden = 3072;
+  return info;
+}
+
+WorkloadInfo fusedMlp() {
+  WorkloadInfo info;
+  info.name = "fused_mlp";
+  info.title = "Fused GeGLU MLP (own CUDA kernels)";
+  info.description =
+      "The mlp workload's down(gelu_tanh(gate(x)) * up(x)) on fuselab's own kernels. auto: small when "
+      "batch * seq <= 64, else large. small: the whole MLP in 1 kernel (fp32 atomic split-K sum: the last bits may vary between runs). "
+      "small_deterministic: as small, summed in a fixed order (the same bits every run). large: gate+up GEMM with GeGLU in its "
+      "epilogue, then the down GEMM (2 kernels). large_mma: large on the portable mma.sync kernel. liger: "
+      "cuBLAS GEMMs around one GeGLU elementwise kernel (4 kernels), like Liger and torch.compile.";
+  // kernels/FusedMlp.h names the same paths (fusedMlpPathNames(); a kernels test checks they agree).
+  info.variants = {"auto", "small", "small_deterministic", "large", "large_mma", "liger"};
+  info.defaults.workload = "fused_mlp";
+  info.defaults.batch = 64;
+  info.defaults.seq = 128;
+  info.defaults.dim = 768;
+  info.defaults.hidden = 3072;
+  info.defaults.dtype = DType::BF16;
+  info.cuda_only = true;
+  return info;
+}
+
+}  // namespace
+
+const std::vector<WorkloadInfo>& workloadCatalog() {
+  static const std::vector<WorkloadInfo> catalog = {matmulAdd(), linear(), mlp(), fusedMlp()};
+  return catalog;
+}
+
+const WorkloadInfo& catalogWorkload(const std::string& name) {
+  std::string choices;
+  for (const WorkloadInfo& info : workloadCatalog()) {
+    if (info.name == name) return info;
+    choices += (choices.empty() ? "" : ", ") + info.name;
+  }
+  throw WorkloadError("unknown workload '" + name + "' (choose " + choices + ")");
+}
+
+}  // namespace fuselab
