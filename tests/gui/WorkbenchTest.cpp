@@ -2,6 +2,9 @@
 // and the prompt that keeps an unexported live capture from being dropped.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
+#include "app/CaptureModule.h"
 #include "app/gui/GlfwWindow.h"
 #include "app/gui/OffscreenRenderer.h"
 #include "app/gui/Screenshot.h"
@@ -49,6 +52,22 @@ TEST(Workbench, RunCapturesTheChosenWorkloadAndShowsIt) {
   RgbaImage image = renderOffscreen(ws, frame);
   EXPECT_EQ(image.width, 1200);
   writePng(test::scratchDir("Workbench.Run") / "workbench.png", image);  // to look at
+}
+
+TEST(Workbench, WithoutTheCaptureModuleRunSaysWhatIsMissing) {
+  if (captureModuleLoaded()) GTEST_SKIP() << "this process loaded the module already: run the test alone (ctest does)";
+  const auto missing = test::scratchDir("Workbench.NoModule") / kCaptureModuleFile;
+  ::setenv(kCaptureModuleEnv, missing.c_str(), 1);
+  Workspace ws;
+  Workbench bench(ws);  // the window opens without the module
+  const bool offered = runOnCpu(bench, ws, "linear");
+  ::unsetenv(kCaptureModuleEnv);
+  ASSERT_TRUE(offered);
+  EXPECT_TRUE(bench.status().message_is_error);
+  EXPECT_NE(bench.status().message.find("capture module not found"), std::string::npos) << bench.status().message;
+  EXPECT_NE(bench.status().message.find(missing.string()), std::string::npos) << bench.status().message;
+  EXPECT_FALSE(ws.trace());
+  EXPECT_FALSE(captureModuleLoaded());
 }
 
 TEST(Workbench, BadSizesGiveAMessageNotACrash) {
