@@ -19,20 +19,26 @@ void onGlfwError(int code, const char* description) {
 }
 
 std::string noDisplayHint() {
-  return "fuselab needs a display for its window and for OpenGL rendering (screenshots too). "
-         "On a machine without one, run it under Xvfb, e.g. `xvfb-run -a fuselab screenshot --out shot.png`.";
+  return "fuselab needs a display for its window (screenshots render without one, through EGL). "
+         "On a machine without one, run it under Xvfb, e.g. `xvfb-run -a fuselab open trace.json.gz`.";
 }
 
 }  // namespace
 
-GlfwWindow::GlfwWindow(const Options& options) {
-  std::lock_guard<std::mutex> lock(g_mutex);
+bool displayAvailable() {
 #if defined(__linux__)
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
-  if ((!display || !*display) && (!wayland || !*wayland))
-    throw GuiUnavailable("no display: neither DISPLAY nor WAYLAND_DISPLAY is set. " + noDisplayHint());
+  return (display && *display) || (wayland && *wayland);
+#else
+  return true;
 #endif
+}
+
+GlfwWindow::GlfwWindow(const Options& options) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!displayAvailable())
+    throw GuiUnavailable("no display: neither DISPLAY nor WAYLAND_DISPLAY is set. " + noDisplayHint());
   if (g_windows == 0) {
     glfwSetErrorCallback(onGlfwError);
     g_last_error.clear();

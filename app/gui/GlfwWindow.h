@@ -1,6 +1,7 @@
 // A GLFW window with an OpenGL 3.3 core context and glad loaded: visible for
-// the desktop app, hidden as the context of offscreen screenshots. GLFW is
-// initialised with the first window and terminated with the last.
+// the desktop app, hidden as the context of offscreen pictures where there is
+// a display (OffscreenContext.h). GLFW is initialised with the first window
+// and terminated with the last.
 #pragma once
 
 #include <stdexcept>
@@ -15,6 +16,9 @@ class GuiUnavailable : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Whether DISPLAY or WAYLAND_DISPLAY names a display (on Linux; elsewhere true).
+bool displayAvailable();
 
 class GlfwWindow {
  public:

@@ -2,17 +2,19 @@
 
 #include <stdexcept>
 
-#include "app/gui/GlfwWindow.h"
+#include "app/gui/OffscreenContext.h"
 #include "app/gui/OffscreenRenderer.h"
+#include "app/gui/Workbench.h"
 #include "app/gui/Workspace.h"
 
 namespace fuselab {
 
 RgbaImage writeHeadlessScreenshot(std::shared_ptr<const Trace> trace, const std::string& label,
                                   const HeadlessScreenshot& o) {
-  GlfwWindow context(GlfwWindow::Options{64, 64, "fuselab screenshot", false});
+  OffscreenContext context;
   // Default settings: a screenshot must not depend on the user's config.
   Workspace ws;
+  Workbench workbench(ws);  // the window as the user sees it (the capture module stays unloaded)
   if (o.run) trace = std::shared_ptr<const Trace>(o.run, &o.run->merged.trace);
   if (trace) {
     if (o.run)

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "app/gui/GlfwWindow.h"
+#include "app/gui/OffscreenContext.h"
 #include "app/gui/OffscreenRenderer.h"
 #include "app/gui/TeachingViews.h"
 #include "ui/ComparePanel.h"
@@ -19,11 +19,6 @@ namespace {
 
 constexpr ImGuiWindowFlags kFullFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollbar;
-
-// A hidden window provides the OpenGL context for the offscreen framebuffer.
-std::unique_ptr<GlfwWindow> hiddenContext() {
-  return std::make_unique<GlfwWindow>(GlfwWindow::Options{64, 64, "fuselab picture", false});
-}
 
 // Begins a window covering the display, styled with `theme`.
 void beginFull(const char* id, const ui::Theme& theme) {
@@ -47,7 +42,7 @@ void render(const std::filesystem::path& path, const std::function<void()>& draw
 void writeTutorialPicture(const std::filesystem::path& path, const TutorialPreset& preset, size_t step_count,
                           std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis,
                           const std::vector<ExpectationResult>& results) {
-  auto context = hiddenContext();
+  OffscreenContext context;  // EGL where there is no display
   // The panel's step list only needs this step; the others are placeholders
   // so the "N of M" navigation reads right.
   std::vector<ui::TutorialStepView> steps(step_count);
@@ -84,7 +79,7 @@ void writeTutorialPicture(const std::filesystem::path& path, const TutorialPrese
 
 void writeComparePicture(const std::filesystem::path& path, const PictureTrace& a, const PictureTrace& b,
                          size_t align_step) {
-  auto context = hiddenContext();
+  OffscreenContext context;  // EGL where there is no display
   ui::ComparePanel panel;
   panel.setA(a.trace, a.analysis, a.label);
   panel.setB(b.trace, b.analysis, b.label);
@@ -98,7 +93,7 @@ void writeComparePicture(const std::filesystem::path& path, const PictureTrace& 
 }
 
 void writeSweepPlot(const std::filesystem::path& path, const SweepResult& result) {
-  auto context = hiddenContext();
+  OffscreenContext context;  // EGL where there is no display
   WorkloadParams base;
   for (const auto& s : result.series)
     if (!s.skipped) {
