@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -31,9 +32,9 @@ std::filesystem::path findCaptureModule() {
     tried += "\n  " + file.string();
   }
   const char* env = moduleFromEnvironment();
-  throw CaptureUnavailable(std::string("capture module not found: ") +
-                           (env ? std::string(kCaptureModuleEnv) + " names a file that does not exist:"
-                                : "no " + std::string(kCaptureModuleFile) + " in") +
+  throw CaptureUnavailable(std::string("capture module not found") +
+                           (env ? std::string(": ") + kCaptureModuleEnv + " names a file that does not exist:"
+                                : "; looked for:") +
                            tried + "\nTraces open without it; capturing needs the module of a full fuselab build");
 }
 #endif
@@ -50,7 +51,8 @@ std::vector<std::filesystem::path> captureModuleCandidates() {
     out.push_back(exe.parent_path().parent_path() / "lib" / "fuselab" / kCaptureModuleFile);
   }
 #ifdef FUSELAB_CAPTURE_MODULE_BUILD_DIR
-  out.push_back(std::filesystem::path(FUSELAB_CAPTURE_MODULE_BUILD_DIR) / kCaptureModuleFile);
+  const auto built = std::filesystem::path(FUSELAB_CAPTURE_MODULE_BUILD_DIR) / kCaptureModuleFile;
+  if (std::find(out.begin(), out.end(), built) == out.end()) out.push_back(built);  // not the executable's own folder
 #endif
   return out;
 }
