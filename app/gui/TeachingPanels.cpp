@@ -6,6 +6,8 @@
 #include <chrono>
 
 #include "app/AssetPaths.h"
+#include "app/CaptureModule.h"
+#include "app/GpuProbe.h"
 #include "app/gui/TeachingViews.h"
 #include "app/gui/Workspace.h"
 #include "profiling/analysis/Analysis.h"
@@ -152,8 +154,8 @@ void TeachingPanels::drawTutorial(const ui::Theme& th) {
     ImGui::End();
     return;
   }
-  if (!gpu_checked_) {  // asked once the panel shows: it starts CUDA
-    tutorial_panel_.setGpuAvailable(captureBackend().gpuAvailable());
+  if (!gpu_checked_) {  // without loading the capture module (LibTorch) just to ask
+    tutorial_panel_.setGpuAvailable(captureModuleLoaded() ? captureBackend().gpuAvailable() : nvidiaGpuVisible());
     gpu_checked_ = true;
   }
   if (!presets_error_.empty()) {
