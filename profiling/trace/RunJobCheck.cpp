@@ -55,7 +55,8 @@ std::optional<std::string> findJobMismatch(const std::vector<RankTrace>& ranks) 
   std::map<std::string, std::string> group_names;
   for (const RankTrace& r : ranks)
     for (const auto& [name, members] : r.info.groups) group_names.emplace(name, members);
-  for (const auto& [name, unused] : group_names) {
+  for (const auto& group : group_names) {
+    const std::string& name = group.first;  // a plain reference: lambdas cannot capture structured bindings in clang 14
     const std::string what = "process group '" + name + "'";
     if (auto m = majorityMismatch(ranks, what.c_str(), [&name](const DistributedInfo& i) {
           auto it = i.groups.find(name);
