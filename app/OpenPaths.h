@@ -15,11 +15,8 @@ class OpenPathsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// True for the names torch.profiler and fuselab give traces: *.json, *.json.gz.
-bool looksLikeTrace(const std::filesystem::path& path);
-
 // The trace files to open, in the order given; a folder gives its traces
-// (not its sub-folders), sorted by name. Throws OpenPathsError for a missing
+// (not its sub-folders), sorted by name (traceFilesIn, as runs read them). Throws OpenPathsError for a missing
 // path, something that is neither a file nor a folder, or a folder without
 // traces.
 std::vector<std::filesystem::path> tracesToOpen(const std::vector<std::string>& paths);
