@@ -34,6 +34,31 @@ std::string workloadParamsJson(const WorkloadParams& p) {
   return j.dump();
 }
 
+std::optional<WorkloadParams> workloadParamsOf(const Trace& trace) {
+  for (const auto& [key, value] : trace.meta.extra_fields) {
+    if (key != "fuselabWorkload") continue;
+    try {
+      const nlohmann::json j = nlohmann::json::parse(value);
+      WorkloadParams p;
+      p.workload = j.at("workload").get<std::string>();
+      p.variant = j.value("variant", std::string());
+      p.batch = j.value("batch", p.batch);
+      p.seq = j.value("seq", p.seq);
+      p.dim = j.value("dim", p.dim);
+      p.hidden = j.value("hidden", p.hidden);
+      p.out = j.value("out", p.out);
+      p.dtype = parseDType(j.value("dtype", dtypeName(p.dtype)));
+      p.device = parseDevice(j.value("device", deviceName(p.device)));
+      p.graph = j.value("graph", p.graph);
+      p.seed = j.value("seed", p.seed);
+      return p;
+    } catch (const nlohmann::json::exception& e) {
+      throw WorkloadError(std::string("the trace's fuselabWorkload field is malformed: ") + e.what());
+    }
+  }
+  return std::nullopt;
+}
+
 CaptureResult captureWorkload(const WorkloadParams& params, const CaptureOptions& options,
                               CaptureProgress* progress) {
   if (progress) progress->setPhase(0.0, "building " + params.workload);

@@ -5,6 +5,9 @@
 
 #include "profiling/capture_api/CaptureTypes.h"
 #include "profiling/capture_api/Workload.h"
+#include "profiling/trace/Trace.h"
+
+#include <optional>
 
 namespace fuselab {
 
@@ -21,5 +24,10 @@ CaptureResult captureWorkload(const WorkloadParams& params, const CaptureOptions
 
 // The parameters as a JSON object (the "fuselabWorkload" field).
 std::string workloadParamsJson(const WorkloadParams& params);
+
+// The parameters a fuselab capture stored in its trace, so it can be run
+// again; nullopt when the trace has no such field (captured elsewhere). Throws
+// WorkloadError when the field is there but malformed.
+std::optional<WorkloadParams> workloadParamsOf(const Trace& trace);
 
 }  // namespace fuselab

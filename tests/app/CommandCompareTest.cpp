@@ -111,5 +111,17 @@ TEST(CommandCompare, BadArguments) {
   EXPECT_NE(r.err.find("cannot read"), std::string::npos) << r.err;
 }
 
+// --repeat needs traces fuselab captured (it re-runs their workload); the
+// fixtures come from torch.profiler, so they are refused before any capture.
+TEST(CommandCompare, RepeatNeedsAFuselabCapture) {
+  CliRun r = runFuselab({"compare", kMlp, kLinear, "--repeat", "2", "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("was not captured by fuselab"), std::string::npos) << r.err;
+  r = runFuselab({"compare", kMlp, kLinear, "--repeat", "101"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--repeat must be from 0 to 100"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace fuselab
