@@ -186,6 +186,7 @@ ExpectationResult utilization(const Context& c, const Expectation& e, bool below
 ExpectationResult verdictIs(const Context& c, const Expectation& e);
 ExpectationResult cpuGpuTime(const Context& c, const Expectation& e, bool cpu_exceeds);
 ExpectationResult diagnostic(const Context& c, const Expectation& e, bool present);
+ExpectationResult observerEffect(const Context& c, const Expectation& e);
 
 // ExpectationsKernels.cpp: matching kernels' launch calls, durations and time
 // share, and GPU work under the final synchronize.

@@ -41,6 +41,7 @@ constexpr KindName kKindNames[] = {
     {ExpectationKind::KernelDurationSpread, "kernel_duration_spread"},
     {ExpectationKind::KernelTimeShare, "kernel_time_share"},
     {ExpectationKind::FinalSyncGpuShare, "final_sync_gpu_share"},
+    {ExpectationKind::ObserverEffect, "observer_effect"},
 };
 
 }  // namespace
@@ -232,6 +233,7 @@ ExpectationResult evaluate(const Context& c, const Expectation& e) {
     case ExpectationKind::KernelDurationSpread: return kernelDurationSpread(c, e);
     case ExpectationKind::KernelTimeShare: return kernelTimeShare(c, e);
     case ExpectationKind::FinalSyncGpuShare: return finalSyncGpuShare(c, e);
+    case ExpectationKind::ObserverEffect: return observerEffect(c, e);
   }
   return unavailable("unknown expectation kind");
 }

@@ -42,6 +42,7 @@ enum class ExpectationKind : uint8_t {
   KernelDurationSpread,     // (slowest - fastest) / fastest of kernels matching `pattern` within min/max
   KernelTimeShare,          // share of kernel time taken by kernels matching `pattern` within min/max
   FinalSyncGpuShare,        // share of the last synchronize call during which the GPU works, within min/max
+  ObserverEffect,           // profiled / unprofiled time per step (the capture's own cost) within min/max
 };
 
 // "kernels_per_step", ... (the spelling used in the preset files).

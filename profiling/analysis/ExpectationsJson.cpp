@@ -29,7 +29,8 @@ ExpectationKeys expectationKeys(ExpectationKind kind) {
     case ExpectationKind::KernelLaunchedVia: return {{"pattern", "apis"}, {}};
     case ExpectationKind::KernelDurationSpread:
     case ExpectationKind::KernelTimeShare: return {{"pattern", "range"}, {}};
-    case ExpectationKind::FinalSyncGpuShare: return {{"range"}, {}};
+    case ExpectationKind::FinalSyncGpuShare:
+    case ExpectationKind::ObserverEffect: return {{"range"}, {}};
   }
   return {};
 }

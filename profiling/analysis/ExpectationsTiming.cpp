@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profiling/trace/DurationText.h"
+#include "profiling/trace/ObserverEffect.h"
 
 namespace fuselab::expectation_kinds {
 
@@ -140,6 +141,23 @@ ExpectationResult diagnostic(const Context& c, const Expectation& e, bool presen
     r.explanation = "fuselab's analysis found no " + name + " diagnostic" +
                     (others.empty() ? " (and no other diagnostic)." : " (it found: " + joinNames(others, ", ") + ").");
   }
+  return r;
+}
+
+ExpectationResult observerEffect(const Context& c, const Expectation& e) {
+  const std::optional<ObserverEffect> effect = observerEffectOf(c.trace);
+  if (!effect || effect->ratio() <= 0) {
+    return unavailable(
+        "The trace has no observer-effect figure: a fuselab capture times the same forwards without the "
+        "profiler and stores the result; traces recorded elsewhere do not have it.");
+  }
+  const double ratio = effect->ratio();
+  ExpectationResult r = decided(inRange(ratio, e.min, e.max));
+  r.value = ratio;
+  r.measured = ratioText(ratio);
+  r.explanation = "Timed again without the profiler, the same forwards say " + describeObserverEffect(*effect) +
+                  ". Expected " + rangeText(e.min, e.max, false) + "x.";
+  if (c.hasSteps()) addEvidence(r.evidence, c.a.steps.front().annotation);
   return r;
 }
 

@@ -37,15 +37,15 @@ void writeText(const std::filesystem::path& p, const std::string& text) {
   out << text;
 }
 
-TEST(TutorialPresets, TheLadderHasElevenStepsInOrder) {
+TEST(TutorialPresets, EveryFileIsAStepInOrder) {
   const auto presets = loadTutorialPresets(presetDir());
-  ASSERT_EQ(presets.size(), 11u);
+  ASSERT_GE(presets.size(), 12u);
   for (size_t i = 0; i < presets.size(); ++i) {
     EXPECT_EQ(presets[i].step, int(i) + 1);
     EXPECT_FALSE(presets[i].guess_first.empty());
     EXPECT_FALSE(presets[i].expectations.empty());
   }
-  EXPECT_EQ(presetFiles().size(), 11u);
+  EXPECT_EQ(presetFiles().size(), presets.size());
 }
 
 TEST(TutorialPresets, EveryFileNamesAnExistingWorkloadVariantAndKnownKinds) {

@@ -14,6 +14,7 @@
 #include "profiling/analysis/Expectations.h"
 #include "profiling/analysis/ExpectationsJson.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/ObserverEffect.h"
 #include "tests/support/FixtureJson.h"
 #include "tests/support/SyntheticTrace.h"
 #include "tests/support/TestPaths.h"
@@ -294,6 +295,28 @@ TEST(ExpectationsSynthetic, DurationSpreadShareAndFinalSync) {
   EXPECT_EQ(r.status, ExpectationStatus::NotMet);
   ASSERT_FALSE(r.evidence.empty());
   EXPECT_EQ(t.name(r.evidence.front()), "cudaDeviceSynchronize");
+}
+
+TEST(ExpectationsSynthetic, ObserverEffectReadsTheCapturesOwnFigure) {
+  test::SyntheticTrace s;
+  s.step(1, 0, 300).step(2, 300, 300);
+  Trace t = s.build();
+  Expectation e = make(ExpectationKind::ObserverEffect);
+  e.min = 1.1;
+  ExpectationResult r = evaluate(t, e);  // not a fuselab capture: nothing to check against
+  EXPECT_EQ(r.status, ExpectationStatus::Unavailable);
+  EXPECT_NE(r.explanation.find("no observer-effect figure"), std::string::npos) << r.explanation;
+
+  setObserverEffect(t, ObserverEffect{200.0, 300.0, 8});
+  r = evaluate(t, e);
+  EXPECT_EQ(r.status, ExpectationStatus::Met);
+  EXPECT_DOUBLE_EQ(*r.value, 1.5);
+  EXPECT_EQ(r.measured, "1.50x");
+  e.min = 1.6;
+  EXPECT_EQ(evaluate(t, e).status, ExpectationStatus::NotMet);
+  e.min.reset();
+  e.max = 1.2;  // a ceiling: "profiling costs at most 20%"
+  EXPECT_EQ(evaluate(t, e).status, ExpectationStatus::NotMet);
 }
 
 TEST(ExpectationsText, ShortKernelNamesKeepWhatTellsKernelsApart) {
