@@ -6,6 +6,11 @@
 // The table at the end gives ratios against eager measured in the same run,
 // TFLOP/s and GB/s of weights.
 //
+// With --peers, bench/kernels_mlp_peers.py first times the peers users would
+// pick (torch.compile default and max-autotune, Liger's LigerGEGLUMLP, eager
+// PyTorch) on the same shapes in a child process, and the table gains their
+// rows, with ratios against this run's eager.
+//
 // The weights (14.2 MB) fit in the H100's 50 MB L2, so back-to-back forwards may
 // read them from L2. Rows marked "L2-cold" rotate over 4 workloads with their own
 // weights (57 MB in all), so each forward has to fetch its weights from HBM.
@@ -27,6 +32,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+
 #include "kernels/FusedMlp.h"
 #include "kernels/FusedMlpKernels.h"
 #include "kernels/TorchWorkload.h"
@@ -36,7 +46,7 @@ namespace fuselab {
 namespace {
 
 constexpr int64_t kDim = 768, kHidden = 3072;
-const int64_t kTokens[] = {1, 16, 64, 512, 8192};
+const int64_t kTokens[] = {1, 16, 64, 128, 256, 512, 1024, 2048, 8192};
 
 struct Row {
   int64_t tokens;
@@ -58,6 +68,45 @@ std::map<std::string, double>& hostSeconds() {  // row name -> host time to enqu
   static std::map<std::string, double> s;
   return s;
 }
+struct PeerRow {
+  std::string peer;
+  double seconds;
+};
+std::map<int64_t, std::vector<PeerRow>>& peerRows() {  // tokens -> the peers' per-forward times
+  static std::map<int64_t, std::vector<PeerRow>> p;
+  return p;
+}
+
+// Runs bench/kernels_mlp_peers.py (a child process, before this process's own
+// rows) and keeps its rows; --peers=FILE reads what the script wrote earlier
+// in the same session instead. A peer that is missing is said, not fatal.
+void runPeers(std::string json) {
+  if (json.empty()) {
+    json = std::string(FUSELAB_BINARY_DIR) + "/kernels_mlp_peers.json";
+    const std::string cmd = std::string("\"") + FUSELAB_PYTHON_EXE + "\" \"" + FUSELAB_SOURCE_DIR +
+                            "/bench/kernels_mlp_peers.py\" --json \"" + json + "\" 1>&2";
+    std::fprintf(stderr, "peers: %s\n", cmd.c_str());
+    if (std::system(cmd.c_str()) != 0) {
+      std::printf("peers: bench/kernels_mlp_peers.py failed (see above); the table has fuselab's rows only\n");
+      return;
+    }
+  }
+  try {
+    std::ifstream in(json);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    for (const auto& r : doc.at("rows")) {
+      if (r.contains("note") || !r.contains("us_per_forward")) {
+        std::printf("peers: %s: %s\n", r["peer"].get<std::string>().c_str(), r.value("note", std::string("-")).c_str());
+        continue;
+      }
+      peerRows()[r.at("tokens").get<int64_t>()].push_back(
+          {r.at("peer").get<std::string>(), r.at("us_per_forward").get<double>() * 1e-6});
+    }
+  } catch (const std::exception& e) {
+    std::printf("peers: cannot read %s: %s\n", json.c_str(), e.what());
+  }
+}
+
 std::vector<std::unique_ptr<Workload>>& keep() {
   static std::vector<std::unique_ptr<Workload>> k;
   return k;
@@ -132,6 +181,8 @@ class CollectingReporter : public benchmark::ConsoleReporter {
   }
 };
 
+void printSummary();
+
 void printTable() {
   std::printf("\nGeGLU MLP, dim %ld, hidden %ld, bf16: per-forward wall time (host launch to completion, "
               "averaged over back-to-back forwards)\n",
@@ -143,17 +194,50 @@ void printTable() {
     for (const Row& r : rows()) {
       if (r.tokens == tokens && r.variant == "eager") eager = seconds()[rowName(r)];
     }
+    double flops = 0, weight_bytes = 0;
     for (const Row& r : rows()) {
       if (r.tokens != tokens) continue;
       const double s = seconds()[rowName(r)];
       if (s <= 0) continue;
+      if (r.variant == "eager") flops = r.flops, weight_bytes = r.weight_bytes;
       std::printf("%7ld  %-34s %11.1f %8.2fx %9.1f %11.0f %8.1f\n", long(tokens), r.variant.c_str(), s * 1e6,
                   eager > 0 ? eager / s : 0.0, r.flops / s / 1e12, r.weight_bytes / s / 1e9,
                   hostSeconds()[rowName(r)] * 1e6);
     }
+    for (const PeerRow& p : peerRows()[tokens]) {
+      std::printf("%7ld  %-34s %11.1f %8.2fx %9.1f %11.0f %8s\n", long(tokens), ("peer: " + p.peer).c_str(),
+                  p.seconds * 1e6, eager > 0 ? eager / p.seconds : 0.0, flops / p.seconds / 1e12,
+                  weight_bytes / p.seconds / 1e9, "-");
+    }
   }
+  printSummary();
   std::printf("(vs eager: eager time / this time, so 5.00x means five times faster; host us: time to enqueue\n"
               " one forward, measured over the same batches: where it is close to us/forward, the host is the limit)\n");
+}
+
+// Per token count: fused against the fastest of everything else in the table
+// (eager, CUDA graph, Liger-style, the peers), and against the CUDA graph.
+void printSummary() {
+  std::printf("\nfused (auto) against the others, same run (ratio = their time / fused time; >1: fused is faster)\n");
+  std::printf("%7s %11s  %-34s %11s %11s\n", "tokens", "fused us", "fastest other", "vs fastest", "vs graph");
+  for (int64_t tokens : kTokens) {
+    double fused = 0, graph = 0, best = 0;
+    std::string best_name;
+    auto consider = [&](const std::string& name, double s) {
+      if (s > 0 && (best == 0 || s < best)) best = s, best_name = name;
+    };
+    for (const Row& r : rows()) {
+      if (r.tokens != tokens) continue;
+      const double s = seconds()[rowName(r)];
+      if (r.variant == "fused (auto)") fused = s;
+      else if (r.variant == "eager, CUDA graph") graph = s, consider(r.variant, s);
+      else if (r.variant == "eager" || r.variant == "liger (4 kernels)") consider(r.variant, s);
+    }
+    for (const PeerRow& p : peerRows()[tokens]) consider("peer: " + p.peer, p.seconds);
+    if (fused <= 0) continue;
+    std::printf("%7ld %11.1f  %-34s %10.2fx %10.2fx\n", long(tokens), fused * 1e6, best_name.c_str(), best / fused,
+                graph > 0 ? graph / fused : 0.0);
+  }
 }
 
 // The small-token kernel driven directly, in several configurations, with its
@@ -346,6 +430,18 @@ int main(int argc, char** argv) {
     smallKernelExperiments();
     return 0;
   }
+  bool small_kernels = true;
+  for (int i = 1; i < argc;) {  // our own flags, before Google Benchmark sees the rest
+    const std::string arg = argv[i];
+    if (arg.rfind("--peers", 0) == 0 || arg == "--no_small_kernels") {
+      if (arg == "--no_small_kernels") small_kernels = false;
+      else runPeers(arg.size() > 8 && arg[7] == '=' ? arg.substr(8) : "");
+      for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
+      --argc;
+    } else {
+      ++i;
+    }
+  }
   for (int64_t tokens : kTokens) {
     addWorkloadRow(tokens, "eager", "mlp", "geglu", false);
     addWorkloadRow(tokens, "eager, CUDA graph", "mlp", "geglu", true);
@@ -374,7 +470,7 @@ int main(int argc, char** argv) {
   CollectingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   printTable();
-  if (!filtered) smallKernelExperiments();
+  if (!filtered && small_kernels) smallKernelExperiments();
   benchmark::Shutdown();
   return 0;
 }

@@ -18,7 +18,9 @@
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 
+#include "kernels/DownGemmLt.h"
 #include "kernels/FusedMlpKernels.h"
+#include "kernels/LaunchReplay.h"
 #endif
 
 namespace fuselab {
@@ -147,6 +149,8 @@ struct FusedMlp::State {
   bool weights_just_written = true;  // by the constructor's copies: no early start for the next launch
   Scratch act, gate_out, up_out;
   View2d x2, y2;
+  std::unique_ptr<DownGemmLt> down_gemm;  // the large path's down projection, made on its first use
+  LaunchReplay large_replay;              // the large path's two launches, replayed as one graph
   fm::GegluGemmMaps maps{};
   const void* maps_x = nullptr;  // what the descriptors in `maps` point at
   int64_t maps_tokens = -1;
@@ -247,18 +251,27 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
     case FusedMlpPath::Large:
     case FusedMlpPath::LargeMma: {
       const at::Tensor& act = st.act.get(tokens, hidden_, dtype_, device_);
-      if (resolved == FusedMlpPath::Large) {
-        if (st.maps_x != x.data_ptr() || st.maps_tokens != tokens) {
-          fm::encodeGegluGemmMaps(st.maps, type, x.data_ptr(), wgu_.data_ptr(), tokens, dim_, hidden_);
-          st.maps_x = x.data_ptr();
-          st.maps_tokens = tokens;
-        }
-        fm::launchGegluGemmWgmma(st.maps, type, act.data_ptr(), tokens, dim_, hidden_, stream);
-      } else {
-        fm::launchGegluGemmMma(type, x.data_ptr(), wgu_.data_ptr(), act.data_ptr(), tokens, dim_, hidden_, stream);
+      if (resolved == FusedMlpPath::Large && (st.maps_x != x.data_ptr() || st.maps_tokens != tokens)) {
+        fm::encodeGegluGemmMaps(st.maps, type, x.data_ptr(), wgu_.data_ptr(), tokens, dim_, hidden_);
+        st.maps_x = x.data_ptr();
+        st.maps_tokens = tokens;
       }
-      at::Tensor y2 = st.y2.of(y, tokens, dim_);
-      at::mm_out(y2, act, down_.t());
+      if (!st.down_gemm) st.down_gemm = std::make_unique<DownGemmLt>(dim_, hidden_, dtype_ == at::kBFloat16, device_);
+      auto launches = [&](cudaStream_t s) {
+        if (resolved == FusedMlpPath::Large) {
+          fm::launchGegluGemmWgmma(st.maps, type, act.data_ptr(), tokens, dim_, hidden_, s);
+        } else {
+          fm::launchGegluGemmMma(type, x.data_ptr(), wgu_.data_ptr(), act.data_ptr(), tokens, dim_, hidden_, s);
+        }
+        st.down_gemm->run(act.data_ptr(), down_.data_ptr(), y.data_ptr(), tokens, s);
+      };
+      // The first forward at a token count times the down GEMM's algorithms
+      // (it synchronizes) and runs launch by launch; later ones replay.
+      if (st.down_gemm->chosenCandidate(tokens) < 0) {
+        launches(stream);
+      } else {
+        st.large_replay.run({x.data_ptr(), y.data_ptr(), tokens, int(resolved)}, stream, launches);
+      }
       break;
     }
     case FusedMlpPath::Liger: {
@@ -317,10 +330,14 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
       break;
     }
     case FusedMlpPath::Large:
-      o << "GeGLU GEMM (wgmma, sm_90a, persistent, 128x256 tiles) + cuBLAS down GEMM";
+      o << "GeGLU GEMM (wgmma, sm_90a, persistent, "
+        << (tokens >= fm::kGegluWideTileFromTokens ? "128x256 tiles" : "64x128 tiles, two blocks per multiprocessor")
+        << ") + cuBLASLt down GEMM (algorithm timed once per token count); from the second forward on, "
+           "replayed as one CUDA graph";
       break;
     case FusedMlpPath::LargeMma:
-      o << "GeGLU GEMM (mma.sync, 128x128 tiles) + cuBLAS down GEMM";
+      o << "GeGLU GEMM (mma.sync, 128x128 tiles) + cuBLASLt down GEMM (algorithm timed once per token count); "
+           "from the second forward on, replayed as one CUDA graph";
       break;
     case FusedMlpPath::Liger:
       o << "cuBLAS gate, cuBLAS up, GeGLU elementwise, cuBLAS down";

@@ -163,6 +163,9 @@ void launchGegluGemmMma(ElemType type, const void* x, const void* wgu, void* act
 // when the device is compute capability 9.0 and this build carries sm_90a code.
 // The bulk-copy descriptors of x and wgu are encoded on the host once and reused
 // while x and the token count stay the same.
+// Its tiles: 128 tokens x 256 wgu rows from this many tokens on, else 64 x 128
+// (two blocks per multiprocessor), so that mid-size token counts fill the GPU.
+inline constexpr int64_t kGegluWideTileFromTokens = 512;
 struct GegluGemmMaps {
   alignas(64) unsigned char x[128];
   alignas(64) unsigned char w[128];

@@ -2,13 +2,17 @@
 // kernels/CMakeLists.txt): act = gelu_tanh(x wg^T) * (x wu^T) as one GEMM over the
 // interleaved [gate|up] weights with the GeGLU in the epilogue.
 //
-// Persistent: one block per multiprocessor walks the tiles of 128 tokens x 256 wgu
-// rows (128 hidden units), K step 64, 4 stages. Warpgroup 0 is the producer: one
-// thread issues bulk tensor copies (TMA, 128-byte swizzle) that complete on the
-// stage's "full" mbarrier, and runs ahead into the next tile while the consumers are
-// in their epilogue. Warpgroups 1 and 2 each run wgmma m64n256k16 on their 64 rows,
+// Persistent: each block walks tiles of 64 C tokens x N wgu rows (N / 2 hidden
+// units), K step 64, 4 stages. Warpgroup 0 is the producer: one thread issues bulk
+// tensor copies (TMA, 128-byte swizzle) that complete on the stage's "full"
+// mbarrier, and runs ahead into the next tile while the consumers are in their
+// epilogue. Consumer warpgroups 1..C each run wgmma m64nNk16 on their 64 rows,
 // operands straight from shared memory, and free a stage through its "empty"
-// mbarrier once the wgmma that read it has retired. Gate and up rows are interleaved
+// mbarrier once the wgmma that read it has retired.
+// Two tile shapes (gegluTileFor): 128 x 256 (C = 2, one block per multiprocessor)
+// from 512 tokens on; below that, 64 x 128 (C = 1, two blocks per
+// multiprocessor), since 128 x 256 tiles leave most multiprocessors idle there
+// (24 tiles for 132 multiprocessors at 128 tokens, 96 at 512). Gate and up rows are interleaved
 // by 8 in wgu, so accumulator column groups 2p and 2p+1 of a thread are the gate and
 // up values of the same hidden units.
 #include <algorithm>
@@ -21,71 +25,85 @@ namespace {
 
 using namespace hopper;
 
-constexpr int kBM = 128, kBN = 256, kBK = kTileK, kStages = 4;
-constexpr int kThreads = 384;
-constexpr int kABytes = kBM * kBK * 2;
-constexpr int kBBytes = kBN * kBK * 2;
-constexpr int kStageBytes = kABytes + kBBytes;
-constexpr size_t kSmemBytes = 1024 /* alignment slack */ + size_t(kStages) * kStageBytes + 2 * kStages * 8;
+constexpr int kBK = kTileK, kStages = 4;
+
+// A tile shape: C consumer warpgroups of 64 rows each, N wgu rows.
+template <int C, int N> struct Tile {
+  static constexpr int kConsumers = C;
+  static constexpr int kBM = 64 * kConsumers, kBN = N;
+  static constexpr int kThreads = 128 * (1 + kConsumers);
+  static constexpr int kBlocksPerSm = kConsumers == 1 ? 2 : 1;
+  static constexpr int kABytes = kBM * kBK * 2;
+  static constexpr int kBBytes = kBN * kBK * 2;
+  static constexpr int kStageBytes = kABytes + kBBytes;
+  static constexpr size_t kSmemBytes = 1024 /* alignment slack */ + size_t(kStages) * kStageBytes + 2 * kStages * 8;
+};
+using WideTile = Tile<2, 256>;
+using NarrowTile = Tile<1, 128>;
+constexpr int64_t kWideFromTokens = kGegluWideTileFromTokens;
+
+int tileRows(int64_t m) { return m >= kWideFromTokens ? WideTile::kBM : NarrowTile::kBM; }
+int tileCols(int64_t m) { return m >= kWideFromTokens ? WideTile::kBN : NarrowTile::kBN; }
+
 static_assert(sizeof(CUtensorMap) == sizeof(GegluGemmMaps::x), "GegluGemmMaps holds one CUtensorMap per operand");
 
-template <ElemType E>
-__global__ void __launch_bounds__(kThreads, 1)
+template <ElemType E, class T>
+__global__ void __launch_bounds__(T::kThreads, T::kBlocksPerSm)
     gegluGemmWgmmaKernel(const __grid_constant__ CUtensorMap map_x, const __grid_constant__ CUtensorMap map_w,
                          typename Elem<E>::T* __restrict__ act, int m, int dim, int hidden) {
 #ifdef FUSELAB_HAS_WGMMA
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = smem_raw + ((1024 - (smemAddr(smem_raw) & 1023)) & 1023);
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem + kStages * kStageBytes);
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + kStages * T::kStageBytes);
   uint64_t* empty = full + kStages;
   const int wg = threadIdx.x / 128;
   const int chunks = (dim + kBK - 1) / kBK;
-  const int tiles_n = (2 * hidden + kBN - 1) / kBN;
-  const int tiles = tiles_n * ((m + kBM - 1) / kBM);
+  const int tiles_n = (2 * hidden + T::kBN - 1) / T::kBN;
+  const int tiles = tiles_n * ((m + T::kBM - 1) / T::kBM);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       mbarInit(&full[s], 1);
-      mbarInit(&empty[s], 8);  // one arrival per consumer warp
+      mbarInit(&empty[s], 4 * T::kConsumers);  // one arrival per consumer warp
     }
     mbarInitFence();
   }
   __syncthreads();
 
   if (wg == 0) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+    if constexpr (T::kConsumers > 1) asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (threadIdx.x == 0) {
       int it = 0;  // chunks loaded so far, over all tiles: picks the stage and its phase
       for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const int m0 = (tile / tiles_n) * kBM, n0 = (tile % tiles_n) * kBN;
+        const int m0 = (tile / tiles_n) * T::kBM, n0 = (tile % tiles_n) * T::kBN;
         for (int c = 0; c < chunks; ++c, ++it) {
           const int s = it % kStages;
           if (it >= kStages) mbarWait(&empty[s], ((it / kStages) - 1) & 1);
-          mbarExpectTx(&full[s], kStageBytes);
-          tmaLoad2d(smem + s * kStageBytes, &map_x, c * kBK, m0, &full[s]);
-          tmaLoad2d(smem + s * kStageBytes + kABytes, &map_w, c * kBK, n0, &full[s]);
+          mbarExpectTx(&full[s], T::kStageBytes);
+          tmaLoad2d(smem + s * T::kStageBytes, &map_x, c * kBK, m0, &full[s]);
+          tmaLoad2d(smem + s * T::kStageBytes + T::kABytes, &map_w, c * kBK, n0, &full[s]);
         }
       }
     }
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+    if constexpr (T::kConsumers > 1) asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
     const int half = wg - 1;  // which 64 rows of the block tile
     const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
     int it = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const int m0 = (tile / tiles_n) * kBM, n0 = (tile % tiles_n) * kBN;
-      float d[128];
+      const int m0 = (tile / tiles_n) * T::kBM, n0 = (tile % tiles_n) * T::kBN;
+      float d[T::kBN / 2];
 #pragma unroll
-      for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+      for (int i = 0; i < T::kBN / 2; ++i) d[i] = 0.0f;
 
       for (int c = 0; c < chunks; ++c, ++it) {
         const int s = it % kStages;
         mbarWait(&full[s], (it / kStages) & 1);
-        const unsigned char* a = smem + s * kStageBytes + half * (64 * 128);
-        const unsigned char* b = smem + s * kStageBytes + kABytes;
+        const unsigned char* a = smem + s * T::kStageBytes + half * (64 * 128);
+        const unsigned char* b = smem + s * T::kStageBytes + T::kABytes;
         wgmmaFence();
 #pragma unroll
-        for (int k = 0; k < kBK / 16; ++k) Wgmma<kBN>::run<E>(d, smemDesc(a + k * 32), smemDesc(b + k * 32));
+        for (int k = 0; k < kBK / 16; ++k) Wgmma<T::kBN>::template run<E>(d, smemDesc(a + k * 32), smemDesc(b + k * 32));
         wgmmaCommit();
         // Keep this chunk's wgmma in flight; the previous one has retired, so its stage is free.
         wgmmaWait<1>();
@@ -95,7 +113,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (lane == 0) mbarArrive(&empty[(it - 1) % kStages]);  // the producer may refill it during the epilogue
 
       const int row = m0 + half * 64 + warp * 16 + lane / 4;
-      storeGeglu<E, kBN / 16>(act, m, hidden, row, n0 / 2 + (lane % 4) * 2, d);
+      storeGeglu<E, T::kBN / 16>(act, m, hidden, row, n0 / 2 + (lane % 4) * 2, d);
     }
   }
 #else
@@ -103,30 +121,38 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <ElemType E>
-void launchTyped(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden, int64_t dim,
-                 cudaStream_t stream) {
-  auto kernel = gegluGemmWgmmaKernel<E>;
+template <ElemType E, class T>
+void launchTiled(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden, int64_t dim, cudaStream_t stream) {
+  auto kernel = gegluGemmWgmmaKernel<E, T>;
   static std::atomic<uint64_t> raised{0};
-  raiseSmemLimitOnce(reinterpret_cast<const void*>(kernel), int(kSmemBytes), raised,
+  raiseSmemLimitOnce(reinterpret_cast<const void*>(kernel), int(T::kSmemBytes), raised,
                      "shared-memory limit of the wgmma GeGLU GEMM");
   int device = 0, sms = 0;
   checkCuda(cudaGetDevice(&device), "current device");
   checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "multiprocessor count");
-  const int64_t tiles = ((2 * hidden + kBN - 1) / kBN) * ((m + kBM - 1) / kBM);
-  const int grid = int(std::min<int64_t>(tiles, sms));
+  const int64_t tiles = ((2 * hidden + T::kBN - 1) / T::kBN) * ((m + T::kBM - 1) / T::kBM);
+  const int grid = int(std::min<int64_t>(tiles, int64_t(sms) * T::kBlocksPerSm));
   CUtensorMap map_x, map_w;
   std::memcpy(&map_x, maps.x, sizeof map_x);
   std::memcpy(&map_w, maps.w, sizeof map_w);
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(map_x, map_w, static_cast<typename Elem<E>::T*>(act), int(m),
-                                                  int(dim), int(hidden));
+  kernel<<<grid, T::kThreads, T::kSmemBytes, stream>>>(map_x, map_w, static_cast<typename Elem<E>::T*>(act), int(m),
+                                                         int(dim), int(hidden));
   checkCuda(cudaGetLastError(), "GeGLU GEMM launch (wgmma)");
+}
+
+template <ElemType E>
+void launchTyped(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden, int64_t dim, cudaStream_t stream) {
+  if (m >= kWideFromTokens) {
+    launchTiled<E, WideTile>(maps, act, m, hidden, dim, stream);
+  } else {
+    launchTiled<E, NarrowTile>(maps, act, m, hidden, dim, stream);
+  }
 }
 
 }  // namespace
 
 bool gegluGemmWgmmaAvailable(int device) {
-  return sm90aLoadable(device, reinterpret_cast<const void*>(&gegluGemmWgmmaKernel<ElemType::BF16>));
+  return sm90aLoadable(device, reinterpret_cast<const void*>(&gegluGemmWgmmaKernel<ElemType::BF16, WideTile>));
 }
 
 void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, const void* wgu, int64_t m,
@@ -134,8 +160,9 @@ void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, cons
   if (reinterpret_cast<uintptr_t>(x) % 16 != 0 || reinterpret_cast<uintptr_t>(wgu) % 16 != 0) {
     throw std::invalid_argument("the wgmma GeGLU GEMM needs 16-byte aligned x and weights");
   }
-  const CUtensorMap map_x = makeTileMap(type, x, m, dim, kBM);
-  const CUtensorMap map_w = makeTileMap(type, wgu, 2 * hidden, dim, kBN);
+  // The boxes are the tiles, whose shape depends on the token count (as in launchTyped).
+  const CUtensorMap map_x = makeTileMap(type, x, m, dim, tileRows(m));
+  const CUtensorMap map_w = makeTileMap(type, wgu, 2 * hidden, dim, tileCols(m));
   std::memcpy(maps.x, &map_x, sizeof map_x);
   std::memcpy(maps.w, &map_w, sizeof map_w);
 }

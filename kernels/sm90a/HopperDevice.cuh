@@ -72,6 +72,11 @@ template <int N> __device__ __forceinline__ void wgmmaWait() {
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}"
+#define FUSELAB_WGMMA_REGS_64 \
+  "{" "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" "}"
 #define FUSELAB_WGMMA_REGS_128 \
   "{" "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -91,6 +96,7 @@ template <int N> __device__ __forceinline__ void wgmmaWait() {
 #define FUSELAB_WGMMA_ARGS_24 FUSELAB_D16(0), FUSELAB_D8(16)
 #define FUSELAB_WGMMA_ARGS_32 FUSELAB_D32(0)
 #define FUSELAB_WGMMA_ARGS_48 FUSELAB_D32(0), FUSELAB_D16(32)
+#define FUSELAB_WGMMA_ARGS_64 FUSELAB_D32(0), FUSELAB_D32(32)
 #define FUSELAB_WGMMA_ARGS_128 FUSELAB_D32(0), FUSELAB_D32(32), FUSELAB_D32(64), FUSELAB_D32(96)
 
 // d = A(64 x 16) * B(16 x N) + (accumulate ? d : 0), A and B K-major tiles in
@@ -121,6 +127,7 @@ FUSELAB_DEFINE_WGMMA(32, 16, 17, 18)
 FUSELAB_DEFINE_WGMMA(48, 24, 25, 26)
 FUSELAB_DEFINE_WGMMA(64, 32, 33, 34)
 FUSELAB_DEFINE_WGMMA(96, 48, 49, 50)
+FUSELAB_DEFINE_WGMMA(128, 64, 65, 66)
 FUSELAB_DEFINE_WGMMA(256, 128, 129, 130)
 #undef FUSELAB_DEFINE_WGMMA
 

@@ -429,6 +429,29 @@ TEST(FusedMlp, SmallPlansForSeveralTokenCountsWorkInTurn) {
   }
 }
 
+// The large path runs its first forward at a token count launch by launch
+// (timing the down GEMM's algorithms) and replays a recorded graph after that;
+// a new input tensor, output tensor or token count records it again.
+TEST(FusedMlp, LargePathReplaysAndRecordsAgainWhenTheOperandsChange) {
+  SKIP_WITHOUT_GPU();
+  const Inputs a = randomInputs(512, 768, 3072, at::kBFloat16, 61);
+  const Inputs b{randomInputs(512, 768, 3072, at::kBFloat16, 62).x, a.gate, a.up, a.down};
+  const Inputs c{a.x.narrow(0, 0, 300).contiguous(), a.gate, a.up, a.down};
+  FusedMlp mlp(a.gate, a.up, a.down);
+  for (FusedMlpPath path : {FusedMlpPath::Large, FusedMlpPath::LargeMma}) {
+    for (const Inputs* in : {&a, &a, &a, &b, &a, &c, &c, &a}) {
+      at::Tensor y = at::full_like(in->x, std::numeric_limits<float>::quiet_NaN());
+      mlp.forward(in->x, y, path);
+      mlp.forward(in->x, y, path);  // the same operands twice: the second is a replay
+      const at::Tensor ref = reference32(*in);
+      const Errors e = errorsAgainst(y, ref), eager = errorsAgainst(eagerMlp(*in), ref);
+      const std::string what = fusedMlpPathName(path) + ", tokens " + std::to_string(in->x.size(0));
+      EXPECT_TRUE(e.finite) << what;
+      EXPECT_LE(e.rel, 1.25 * eager.rel + 0.1 * epsOf(at::kBFloat16)) << what;
+    }
+  }
+}
+
 // Kernel nodes in a CUDA graph of one forward: what a capture would show per step.
 int kernelsInOneForward(FusedMlp& mlp, const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
   c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, 0);
