@@ -1,7 +1,9 @@
 // Import speed and memory on a ~1M-event trace made by tiling the eager MLP
 // fixture along the time axis, against Python's json.load on the same file.
-// Targets (issue 3): at least 10x faster than json.load, peak memory at most
-// 1.5x the file size.
+// Targets (issue 22): at least 15x faster than json.load, peak memory at most
+// 1.5x the file size. FUSELAB_BENCH_EVENTS=10000000 tiles 10M events (~3 GB;
+// issue 22: peak at most 1.0x the file, at least 500 MB/s; set
+// FUSELAB_BENCH_NO_PYTHON=1 to skip json.load, which needs tens of GB there).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -28,7 +30,10 @@ using fuselab::Trace;
 // Long double floats keep Kineto's microsecond timestamps exact to the ns.
 using PreciseJson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, long double>;
 
-constexpr size_t kTargetEvents = 1'000'000;
+size_t targetEvents() {
+  const char* env = std::getenv("FUSELAB_BENCH_EVENTS");
+  return env && *env ? std::strtoull(env, nullptr, 10) : 1'000'000;
+}
 
 std::string gunzipFile(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
@@ -74,7 +79,7 @@ size_t writeTiledTrace(const std::string& out_path) {
         if (e["args"].contains(k)) max_id = std::max(max_id, e["args"][k].get<int64_t>());
   }
   const int64_t period = (last - first) + 100'000;  // 100 us between tiles
-  const size_t tiles = (kTargetEvents + tiled.size() - 1) / tiled.size();
+  const size_t tiles = (targetEvents() + tiled.size() - 1) / tiled.size();
 
   std::ofstream out(out_path, std::ios::binary);
   out << "{\n  \"schemaVersion\": " << doc["schemaVersion"].dump() << ",\n  \"deviceProperties\": "
@@ -235,7 +240,8 @@ int main(int argc, char** argv) {
   std::cout << "tiled mlp_eager: " << g_trace_events << " traceEvents, " << g_file_bytes / 1e6 << " MB\n";
 
   long growth = peakGrowthBytes();
-  benchmark::RunSpecifiedBenchmarks();
+  if (std::getenv("FUSELAB_BENCH_NO_PYTHON")) benchmark::RunSpecifiedBenchmarks("BM_ImportChromeTrace");
+  else benchmark::RunSpecifiedBenchmarks();
 
   double ratio = g_best_python_s / g_best_import_s;
   double cpu_ratio = g_best_python_cpu_s / g_best_import_cpu_s;
@@ -245,10 +251,15 @@ int main(int argc, char** argv) {
               double(g_file_bytes) / g_best_import_s / 1e6);
   std::printf("python json.load: best %.3f s wall (%.3f s CPU, process start included)\n", g_best_python_s,
               g_best_python_cpu_s);
-  std::printf("speedup vs json.load: %.1fx wall, %.1fx CPU (target >= 10x) %s\n", ratio, cpu_ratio,
-              ratio >= 10 ? "OK" : "BELOW TARGET");
+  std::printf("speedup vs json.load: %.1fx wall, %.1fx CPU (target >= 15x) %s\n", ratio, cpu_ratio,
+              ratio >= 15 ? "OK" : "BELOW TARGET");
   std::printf("peak memory growth: %.1f MB = %.2fx the file (target <= 1.5x) %s\n", double(growth) / 1e6, memory,
               memory <= 1.5 ? "OK" : "ABOVE TARGET");
+  if (g_trace_events >= 10'000'000) {
+    double mbps = double(g_file_bytes) / g_best_import_s / 1e6;
+    std::printf("10M events: %.0f MB/s (target >= 500) %s, peak %.2fx the file (target <= 1.0x) %s\n", mbps,
+                mbps >= 500 ? "OK" : "BELOW TARGET", memory, memory <= 1.0 ? "OK" : "ABOVE TARGET");
+  }
   if (!std::getenv("FUSELAB_BENCH_KEEP")) std::remove(g_path.c_str());
   benchmark::Shutdown();
   return 0;

@@ -1,8 +1,10 @@
 // Per-frame cost of turning the visible part of a 1M-event trace into draw
-// records (lane layout + folding + gap geometry), at fit-all and in a 10 us
-// window. Target: <= 4 ms per frame.
+// records (lane layout + folding + gap geometry + the step band and lines of
+// 21,300 steps), at fit-all and in a 10 us window. Target: <= 4 ms per frame.
+// FUSELAB_BENCH_KERNELS=5000000 makes it the 10M-event trace (issue 22).
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <memory>
 
 #include "profiling/analysis/Analysis.h"
@@ -11,6 +13,7 @@
 #include "ui/layout/EventFolding.h"
 #include "ui/layout/GapGeometry.h"
 #include "ui/layout/LaneLayout.h"
+#include "ui/layout/StepMarks.h"
 
 namespace {
 
@@ -30,9 +33,19 @@ struct Scene {
 const Scene& scene() {
   static const std::unique_ptr<Scene> s = [] {
     auto sc = std::make_unique<Scene>();
-    sc->trace = test::manyTinyKernels(500'000, 2, 5);
+    const char* env = std::getenv("FUSELAB_BENCH_KERNELS");
+    size_t kernels = env && *env ? std::strtoull(env, nullptr, 10) : 500'000;
+    sc->trace = test::manyTinyKernels(kernels, 2, 5);
     sc->trace.finalize();
     sc->analysis = analyzeTrace(sc->trace);
+    // As many steps as the 1M-event Kineto trace has, spread over the span.
+    const size_t steps = 21'300;
+    int64_t begin = sc->trace.beginNs(), span = sc->trace.endNs() - begin;
+    sc->analysis.steps.assign(steps, StepStats{});
+    for (size_t i = 0; i < steps; ++i) {
+      sc->analysis.steps[i].start_ns = begin + span * int64_t(i) / int64_t(steps);
+      sc->analysis.steps[i].end_ns = begin + span * int64_t(i + 1) / int64_t(steps) - 1;
+    }
     sc->layout = layoutLanes(sc->trace);
     sc->index = DepthIndex(sc->trace);
     sc->gaps = GapIndex(sc->analysis.gaps);
@@ -49,6 +62,8 @@ void frame(benchmark::State& state, double begin, double end) {
   axis.fit(begin, end);
   std::vector<LaneRecords> lanes(s.layout.lanes.size());
   std::vector<GapRect> gap_rects;
+  std::vector<StepMark> step_marks;
+  std::vector<float> step_lines;
   size_t records = 0;
   for (auto _ : state) {
     records = 0;
@@ -59,13 +74,18 @@ void frame(benchmark::State& state, double begin, double end) {
     }
     gap_rects.clear();
     gapRects(s.analysis.gaps, s.gaps, s.layout, axis, gap_rects);
+    stepMarks(s.analysis.steps, axis, 3.0f, step_marks);
+    stepLines(step_marks, axis, 2.0f, step_lines);
     benchmark::DoNotOptimize(lanes.data());
+    benchmark::DoNotOptimize(step_lines.data());
     benchmark::DoNotOptimize(gap_rects.data());
   }
   state.counters["events"] = static_cast<double>(s.trace.eventCount());
   state.counters["gaps"] = static_cast<double>(s.analysis.gaps.size());
   state.counters["draw_records"] = static_cast<double>(records);
   state.counters["gap_rects"] = static_cast<double>(gap_rects.size());
+  state.counters["step_marks"] = static_cast<double>(step_marks.size());
+  state.counters["step_lines"] = static_cast<double>(step_lines.size());
 }
 
 void BM_FitAll(benchmark::State& state) {

@@ -32,6 +32,7 @@
 #include "ui/layout/GapGeometry.h"
 #include "ui/layout/HitTest.h"
 #include "ui/layout/LaneLayout.h"
+#include "ui/layout/StepMarks.h"
 #include "ui/layout/TimeAxis.h"
 #include "ui/layout/TimeRuler.h"
 
@@ -133,6 +134,8 @@ class TimelineView {
   // Per frame, reused.
   std::vector<LaneRecords> lane_records_;
   std::vector<GapRect> gap_rects_;
+  std::vector<StepMark> step_marks_;  // this frame's, from drawStepBand
+  std::vector<float> step_lines_;
   float drag_distance_ = 0;
   ImVec2 lanes_origin_{0, 0};  // screen position of layout y = 0 in the last frame
   ImVec2 lanes_clip_min_{0, 0}, lanes_clip_max_{0, 0};

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <exception>
+#include <algorithm>
 #include <filesystem>
 
 #include "profiling/trace/ChromeTraceImport.h"
@@ -13,7 +14,7 @@ namespace {
 LoadOutcome runJob(const std::string& what, const std::string& path, const std::vector<std::string>& run_paths,
                    std::shared_ptr<const Trace> trace, std::shared_ptr<const RunView> run,
                    std::optional<AlignMethod> align, const std::string& label, const AnalysisOptions& options,
-                   bool keep_view) {
+                   bool keep_view, ImportProgress* progress) {
   LoadOutcome out;
   out.what = what;
   try {
@@ -37,10 +38,15 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
         out.error = path + ": no such file";
         return out;
       }
-      trace = std::make_shared<const Trace>(importChromeTrace(path));
+      ChromeImportOptions import;
+      import.progress = progress;
+      trace = std::make_shared<const Trace>(importChromeTrace(path, import));
     }
     auto analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
     out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view, std::move(run)};
+  } catch (const TraceImportCancelled& e) {
+    out.cancelled = true;
+    out.error = e.what();
   } catch (const std::exception& e) {  // TraceImportError names the place
     out.error = e.what();
   }
@@ -105,20 +111,44 @@ void TraceLoader::submit(Job job) {
 
 void TraceLoader::start(Job job) {
   running_what_ = job.what;
-  running_ = std::async(std::launch::async, [j = std::move(job)] {
-    return runJob(j.what, j.path, j.run_paths, j.trace, j.run, j.align, j.label, j.options, j.keep_view);
+  running_progress_ = std::make_shared<ImportProgress>();
+  running_ = std::async(std::launch::async, [j = std::move(job), progress = running_progress_] {
+    return runJob(j.what, j.path, j.run_paths, j.trace, j.run, j.align, j.label, j.options, j.keep_view,
+                  progress.get());
   });
 }
 
 void TraceLoader::collect() {
   if (!running_.valid() || running_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-  done_.push_back(running_.get());
+  LoadOutcome outcome = running_.get();
+  if (running_cancelled_ && !outcome.cancelled) {
+    outcome.cancelled = true;
+    outcome.loaded.reset();
+    outcome.error = "cancelled";
+  }
+  done_.push_back(std::move(outcome));
   running_what_.clear();
+  running_progress_.reset();
+  running_cancelled_ = false;
   if (waiting_) {
     Job next = std::move(*waiting_);
     waiting_.reset();
     start(std::move(next));
   }
+}
+
+std::optional<double> TraceLoader::progress() const {
+  if (!running_.valid() || !running_progress_) return std::nullopt;
+  uint64_t total = running_progress_->total.load();
+  if (total == 0) return std::nullopt;
+  return std::min(1.0, double(running_progress_->done.load()) / double(total));
+}
+
+void TraceLoader::cancel() {
+  waiting_.reset();
+  if (!running_.valid()) return;
+  running_cancelled_ = true;
+  if (running_progress_) running_progress_->cancel.store(true);
 }
 
 std::vector<LoadOutcome> TraceLoader::poll() {

@@ -13,6 +13,7 @@
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/RunView.h"
+#include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
@@ -29,6 +30,7 @@ struct LoadedTrace {
 struct LoadOutcome {
   std::optional<LoadedTrace> loaded;  // set on success
   std::string error;                  // what went wrong, for people
+  bool cancelled = false;             // stopped by cancel(): not an error
   std::string what;                   // the job ("open mlp.json.gz")
 };
 
@@ -51,6 +53,13 @@ class TraceLoader {
   std::vector<LoadOutcome> poll();
   bool busy() const { return running_.valid() || waiting_.has_value(); }
   const std::string& currentJob() const { return running_what_; }
+  // Share of the running job's file read so far (0 to 1); nullopt when it
+  // reads no file (an analysis) or has not started reading.
+  std::optional<double> progress() const;
+  // Stops the running job and drops the waiting one. The running job's
+  // outcome is LoadOutcome::cancelled even if it finished meanwhile: what the
+  // user cancelled never replaces the open trace.
+  void cancel();
   // Blocks until every job has finished (results stay for poll()).
   void wait();
 
@@ -71,6 +80,8 @@ class TraceLoader {
   void collect();  // moves a finished running job to done_, starts the waiting one
 
   std::future<LoadOutcome> running_;
+  std::shared_ptr<ImportProgress> running_progress_;
+  bool running_cancelled_ = false;
   std::string running_what_;
   std::optional<Job> waiting_;
   std::vector<LoadOutcome> done_;

@@ -145,6 +145,10 @@ void Workspace::setGapThreshold(int64_t ns) {
 
 void Workspace::poll() {
   for (LoadOutcome& o : loader_.poll()) {
+    if (o.cancelled) {
+      notify("Cancelled: " + o.what);
+      continue;
+    }
     if (!o.loaded) {
       error_ = "Could not " + o.what + ": " + o.error;
       continue;
@@ -426,6 +430,13 @@ void Workspace::drawStatusBar(const ui::Theme& th, float height) {
   if (loader_.busy()) {
     static const char spinner[] = "|/-\\";
     ImGui::Text("%c %s...", spinner[static_cast<int>(ImGui::GetTime() * 8) % 4], loader_.currentJob().c_str());
+    if (std::optional<double> done = loader_.progress()) {
+      // A large trace takes seconds to read: how far it is, and a way out.
+      ImGui::SameLine();
+      ImGui::ProgressBar(static_cast<float>(*done), ImVec2(200 * th.scale, 0));
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Cancel")) cancelLoading();
+    }
   } else if (!notice_.empty() && ImGui::GetTime() < notice_until_) {
     ImGui::TextUnformatted(notice_.c_str());
   } else if (trace_) {

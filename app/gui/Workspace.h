@@ -61,6 +61,12 @@ class Workspace {
   // Re-analyses the current trace with another gap threshold.
   void setGapThreshold(int64_t ns);
   bool busy() const { return loader_.busy(); }
+  // Stops opening a trace (the status bar's Cancel); the current trace stays.
+  void cancelLoading() { loader_.cancel(); }
+  // Share of the file being opened that has been read (status bar).
+  std::optional<double> loadingProgress() const { return loader_.progress(); }
+  // The last notice shown in the status bar ("Cancelled: open x.json", ...).
+  const std::string& notice() const { return notice_; }
   // Applies finished background work (drawFrame calls it).
   void poll();
   // Blocks until background work is done, then applies it (headless use).

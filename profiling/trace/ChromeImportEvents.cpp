@@ -113,7 +113,7 @@ void Importer::commitEvent(const EventFields& f) {
   char ph = f.ph.text.size() == 1 ? f.ph.text[0] : '?';
   int64_t ts = timeField(f, f.ts, "ts", ph == 'X' || ph == 'B' || ph == 'E' || ph == 's' || ph == 'f');
   auto keepRaw = [&] {
-    raw_pending_.push_back(RawPending{f.begin, f.end, ts, trace_.strings.intern(f.name.text), ph});
+    raw_pending_.push_back(RawPending{f.begin, f.end, keepText(f.begin, f.end), ts, trace_.strings.intern(f.name.text), ph});
   };
 
   switch (ph) {
@@ -130,12 +130,12 @@ void Importer::commitEvent(const EventFields& f) {
       e.category = categoryOf(e.cat_id);
       e.correlation = f.correlation;
       e.external_id = f.external_id;
-      if (f.args.present) e.args = ArgsRef{f.args_begin, static_cast<uint32_t>(f.args_end - f.args_begin)};
+      if (f.args.present) e.args = trace_.addArgs(textAt(f.args_begin, f.args_end));
       if (f.has_extra) {
         if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
       }
       if (ph == 'B') {
-        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, event_index_, f.device, f.stream});
+        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), event_index_, f.device, f.stream});
         return;
       }
       trace_.append(track, e);
@@ -155,7 +155,7 @@ void Importer::commitEvent(const EventFields& f) {
       if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
       b.ev.dur_ns = ts - b.ev.start_ns;
       if (b.ev.args.length == 0 && f.args.present) {  // the event keeps the "E"'s args, and their placement
-        b.ev.args = ArgsRef{f.args_begin, static_cast<uint32_t>(f.args_end - f.args_begin)};
+        b.ev.args = trace_.addArgs(textAt(f.args_begin, f.args_end));
         b.device = f.device;
         b.stream = f.stream;
       }
@@ -187,6 +187,7 @@ void Importer::commitEvent(const EventFields& f) {
       end.ts = ts;
       end.begin = f.begin;
       end.end = f.end;
+      end.text_at = keepText(f.begin, f.end);
       flow_ends_.push_back(end);
       return;
     }
@@ -220,6 +221,7 @@ void Importer::commitEvent(const EventFields& f) {
       m.name_id = trace_.strings.intern(n);
       m.begin = f.begin;
       m.end = f.end;
+      m.text_at = keepText(f.begin, f.end);
       m.ts = ts;
       meta_records_.push_back(m);
       return;

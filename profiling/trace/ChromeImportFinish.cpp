@@ -39,7 +39,7 @@ void Importer::bindFlows(int64_t base) {
   std::optional<uint32_t> ac2g = trace_.strings.find("ac2g");
   size_t dangling = 0;
   auto keepRaw = [&](const FlowEnd& e) {
-    raw_pending_.push_back(RawPending{e.begin, e.end, e.ts, e.name_id, e.phase});
+    raw_pending_.push_back(RawPending{e.begin, e.end, e.text_at, e.ts, e.name_id, e.phase});
   };
   struct Bound {
     const FlowEnd* end;
@@ -127,7 +127,7 @@ void Importer::finish() {
   for (auto& [track, stack] : open_begins_) {
     for (const PendingBegin& b : stack) {
       ++unmatched_begin_;
-      raw_pending_.push_back(RawPending{b.begin, b.end, b.ev.start_ns, b.ev.name_id, 'B'});
+      raw_pending_.push_back(RawPending{b.begin, b.end, b.text_at, b.ev.start_ns, b.ev.name_id, 'B'});
     }
   }
 
@@ -146,7 +146,7 @@ void Importer::finish() {
     }
     if (targets.empty()) {
       // Metadata of a process or thread with no events: kept verbatim.
-      raw_pending_.push_back(RawPending{m.begin, m.end, m.ts, m.name_id, 'M'});
+      raw_pending_.push_back(RawPending{m.begin, m.end, m.text_at, m.ts, m.name_id, 'M'});
       continue;
     }
     for (uint32_t ti : targets) {
@@ -170,7 +170,7 @@ void Importer::finish() {
   trace_.raw_events.reserve(raw_pending_.size());
   for (const RawPending& r : raw_pending_) {
     RawEvent raw;
-    raw.json.assign(*buf_, r.begin, r.end - r.begin);
+    raw.json.assign(raw_text_.get(r.text_at, r.end - r.begin));
     raw.ts_ns = r.ts <= max_relative ? r.ts + base : r.ts;
     raw.name_id = r.name_id;
     raw.phase = r.phase;

@@ -42,22 +42,23 @@ size_t firstInvalidUtf8(std::string_view s) {
 // lands in fails to parse and is read again at the start of the next window.
 
 bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, int attempt) {
-  const std::string& b = *buf_;
   std::string_view prefix;
   if (!head) prefix = form_ == Form::Object ? std::string_view("{\"traceEvents\":[0") : std::string_view("[0");
   w = Window{};
   w.file_begin = start;
   w.prefix_len = prefix.size();
   w.continuation = !head;
-  size_t end = n_;
-  if (n_ - start > limit) {
+  size_t available = fill(limit > SIZE_MAX - start - 1 ? SIZE_MAX : start + limit + 1);
+  size_t end = available;
+  if (available - start > limit) {
     // Candidate cuts: newlines (never inside a string in valid JSON) or
     // commas, scanning back from the limit; `attempt` skips earlier failures.
     size_t lo = start + limit / 2, p = start + limit;
     int found = -1;
     while (p > lo) {
       --p;
-      if (b[p] == '\n' || b[p] == ',') {
+      char c = at(p);
+      if (c == '\n' || c == ',') {
         if (++found == attempt) break;
       }
     }
@@ -65,13 +66,7 @@ bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, i
     end = p;
   }
   w.file_end = end;
-  w.final = end == n_;
-  if (head && w.final) {
-    // The whole file: parse it in place (it carries simdjson's padding).
-    w.text = b.data();
-    w.text_len = n_;
-    return true;
-  }
+  w.final = at_eof_ && end == n_;
   std::string_view suffix;
   if (!w.final) suffix = form_ == Form::Object ? std::string_view("]}") : std::string_view("]");
   size_t len = prefix.size() + (end - start) + suffix.size();
@@ -81,7 +76,7 @@ bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, i
     window_text_.reserve(len + simdjson::SIMDJSON_PADDING);
   }
   window_text_.assign(prefix);
-  window_text_.append(b, start, end - start);
+  window_text_.append(textAt(start, end));
   window_text_.append(suffix);
   w.text = window_text_.data();
   w.text_len = len;
@@ -93,11 +88,11 @@ Importer::Outcome Importer::parseWindow(size_t start, bool head) {
   od::document doc;
   simdjson::error_code err = simdjson::SUCCESS;
   for (int attempt = 0;; ++attempt) {
-    if (!prepareWindow(start, head, attempt < 8 ? window_bytes_ : n_, w, attempt)) {
+    if (!prepareWindow(start, head, attempt < 8 ? window_bytes_ : SIZE_MAX, w, attempt)) {
       // No usable cut: take the rest of the file.
-      prepareWindow(start, head, n_, w, 0);
+      prepareWindow(start, head, SIZE_MAX, w, 0);
     }
-    size_t capacity = (w.text == buf_->data()) ? buf_->capacity() : window_text_.capacity();
+    size_t capacity = window_text_.capacity();
     err = parser_.iterate(simdjson::padded_string_view(w.text, w.text_len, capacity)).get(doc);
     if (!err) break;
     if (w.final) stage1Error(err, w);
@@ -135,10 +130,9 @@ Importer::Outcome Importer::parseWindow(size_t start, bool head) {
 }
 
 void Importer::stage1Error(simdjson::error_code code, const Window& w) {
-  const std::string& b = *buf_;
   size_t from = w.file_begin, to = w.file_end;
   if (code == simdjson::UTF8_ERROR) {
-    size_t bad = from + firstInvalidUtf8(std::string_view(b).substr(from, to - from));
+    size_t bad = from + firstInvalidUtf8(std::string_view(w.text + w.prefix_len, to - from));
     throw TraceImportError(source_ + ": " + where(bad) + ": invalid UTF-8");
   }
   std::string what;

@@ -12,35 +12,84 @@
 
 #include "profiling/trace/ChromeTraceImporter.h"
 #include "profiling/trace/Gzip.h"
-#include "profiling/trace/HugePages.h"
+#include "profiling/trace/MemoryBudget.h"
 
 namespace fuselab {
 
 namespace chrome_import {
 
+size_t TextArena::add(std::string_view s) {
+  const size_t block = size_t(1) << kShift;
+  if (s.size() > block) throw SemanticError{"an event larger than " + std::to_string(block) + " bytes", 0};
+  if (blocks_.empty() || used_ + s.size() > block) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(block);
+    used_ = 0;
+  }
+  size_t at = ((blocks_.size() - 1) << kShift) + used_;
+  blocks_.back().append(s);
+  used_ += s.size();
+  return at;
+}
+
+size_t Importer::fill(size_t end) {
+  while (!at_eof_ && text_base_ + text_.size() < end) {
+    if (progress_ && progress_->cancel.load(std::memory_order_relaxed))
+      throw TraceImportCancelled(source_ + ": cancelled");
+    if (!stream_.next(text_)) {
+      at_eof_ = true;
+      n_ = text_base_ + text_.size();
+    }
+    reportProgress();
+  }
+  return text_base_ + text_.size();
+}
+
+void Importer::forgetBefore(size_t offset) {
+  // Drop the front once it is a good part of the buffer (amortised moves).
+  size_t drop = offset - text_base_;
+  if (drop < (size_t(4) << 20) || drop < text_.size() / 2) return;
+  text_.erase(0, drop);
+  text_base_ = offset;
+}
+
+void Importer::reportProgress() {
+  uint64_t read = text_base_ + text_.size();
+  if (memory_limit_ && importPeakEstimate(read) > memory_limit_)
+    throw TraceImportError(source_ + ": too large to open here: " + formatBytes(read) +
+                           " of JSON read so far, and opening it would need more than the " +
+                           formatBytes(memory_limit_) + " of memory available");
+  if (!progress_) return;
+  progress_->done.store(stream_.sourceBytesRead(), std::memory_order_relaxed);
+  if (progress_->cancel.load(std::memory_order_relaxed)) throw TraceImportCancelled(source_ + ": cancelled");
+}
+
 Trace Importer::run() {
-  n_ = buf_->size();
-  const std::string& b = *buf_;
   size_t first = 0;
-  if (n_ >= 3 && b.compare(0, 3, "\xEF\xBB\xBF") == 0) first = 3;  // UTF-8 byte order mark
-  while (first < n_ && isJsonSpace(b[first])) ++first;
+  fill(3);
+  if (text_.size() >= 3 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) first = 3;  // UTF-8 byte order mark
+  while (first < fill(first + 1) && isJsonSpace(at(first))) ++first;
   if (n_ == 0) throw TraceImportError(source_ + ": the file is empty");
   if (first == n_) throw TraceImportError(source_ + ": the file contains only whitespace");
-  if (b[first] == '{') {
+  char c = at(first);
+  if (c == '{') {
     form_ = Form::Object;
-  } else if (b[first] == '[') {
+  } else if (c == '[') {
     form_ = Form::Array;
   } else {
     throw TraceImportError(source_ + ": " + where(first) + ": not a trace: expected '{' or '[' but found " +
-                           (static_cast<unsigned char>(b[first]) >= 0x20 && static_cast<unsigned char>(b[first]) < 0x7f
-                                ? "'" + std::string(1, b[first]) + "'"
+                           (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f
+                                ? "'" + std::string(1, c) + "'"
                                 : "byte 0x" + [&] {
                                     char hex[4];
-                                    std::snprintf(hex, sizeof(hex), "%02x", static_cast<unsigned char>(b[first]));
+                                    std::snprintf(hex, sizeof(hex), "%02x", static_cast<unsigned char>(c));
                                     return std::string(hex);
                                   }()));
   }
   if (form_ == Form::Array) saw_events_array_ = true;
+  // Args are copied out as they are read; reserving the text's size costs
+  // address space only and means the store never moves while it grows.
+  trace_.args_text->reserve(stream_.textSizeHint());
 
   try {
     // The head window; it grows until at least one event (or everything) fits.
@@ -54,68 +103,59 @@ Trace Importer::run() {
       if (o == Outcome::Grow) {
         // Not even one event fitted: forget what the window read, retry larger.
         restoreState(std::move(saved));
-        if (window_bytes_ >= n_) throw TraceImportError(source_ + ": internal error: the parse window cannot grow");
+        if (at_eof_ && window_bytes_ >= n_) throw TraceImportError(source_ + ": internal error: the parse window cannot grow");
         window_bytes_ = std::min(n_, window_bytes_ * 2);
         continue;
       }
       // Continue after the last committed event.
       head = false;
       start = resume_at_;
+      forgetBefore(start);
     }
     events_array_done_ = true;
+    window_text_ = std::string();
+    text_ = std::string();
     finish();
   } catch (const SemanticError& e) {
     throw TraceImportError(source_ + ": " + e.message);
   }
   trace_.meta.source = source_;
-  trace_.args_text = buf_;
   return std::move(trace_);
 }
 
 }  // namespace chrome_import
 
-Trace importChromeTraceFromBuffer(std::string bytes, std::string source_name, const ChromeImportOptions& options) {
-  if (looksGzipped(bytes)) {
-    try {
-      bytes = gunzip(bytes, simdjson::SIMDJSON_PADDING);
-    } catch (const GzipError& e) {
-      throw TraceImportError(source_name + ": " + e.what());
-    }
+namespace {
+
+Trace importStream(TraceTextStream& stream, std::string name, const ChromeImportOptions& options) {
+  uint64_t limit = 0;
+  if (auto avail = availableMemory()) {
+    uint64_t need = importPeakEstimate(stream.textSizeHint());
+    if (need > avail->bytes)
+      throw TraceImportError(name + ": too large to open here: " + formatBytes(stream.textSizeHint()) +
+                             " of JSON would need about " + formatBytes(need) + " of memory, but " +
+                             formatBytes(avail->bytes) + " is available (" + avail->source +
+                             "). Close other programs or open it on a machine with more memory.");
+    limit = avail->bytes;
   }
-  chrome_import::Importer importer(std::move(bytes), std::move(source_name), options);
-  return importer.run();
+  if (options.progress) options.progress->total.store(stream.sourceBytes());
+  chrome_import::Importer importer(stream, std::move(name), options, limit);
+  Trace trace = importer.run();
+  if (options.progress) options.progress->done.store(stream.sourceBytes());
+  return trace;
+}
+
+}  // namespace
+
+Trace importChromeTraceFromBuffer(std::string bytes, std::string source_name, const ChromeImportOptions& options) {
+  TraceTextStream stream(std::move(bytes), source_name);
+  return importStream(stream, std::move(source_name), options);
 }
 
 Trace importChromeTrace(const std::filesystem::path& path, const ChromeImportOptions& options) {
   std::string name = path.string();
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) throw TraceImportError(name + ": cannot open: " + std::strerror(errno));
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, &std::fclose);
-  struct stat st {};
-  if (::fstat(::fileno(file), &st) != 0) throw TraceImportError(name + ": cannot read its size: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw TraceImportError(name + ": not a regular file");
-  auto size = static_cast<size_t>(st.st_size);
-  std::string bytes;
-  try {
-    bytes.reserve(size + simdjson::SIMDJSON_PADDING);
-    adviseHugePages(bytes.data(), bytes.capacity());
-    bytes.resize(size);
-  } catch (const std::bad_alloc&) {
-    throw TraceImportError(name + ": not enough memory to read " + std::to_string(size) + " bytes");
-  }
-  size_t got = std::fread(bytes.data(), 1, size, file);
-  if (got != size) throw TraceImportError(name + ": read " + std::to_string(got) + " of " + std::to_string(size) + " bytes");
-  if (looksGzipped(bytes)) {
-    try {
-      std::string text = gunzip(bytes, simdjson::SIMDJSON_PADDING);
-      bytes = std::string();  // free the compressed bytes before parsing
-      bytes = std::move(text);
-    } catch (const GzipError& e) {
-      throw TraceImportError(name + ": " + e.what());
-    }
-  }
-  chrome_import::Importer importer(std::move(bytes), std::move(name), options);
-  return importer.run();
+  TraceTextStream stream(path, name);
+  return importStream(stream, std::move(name), options);
 }
 
 }  // namespace fuselab

@@ -1,14 +1,18 @@
 // Import of Chrome trace JSON in the Kineto dialect (what torch.profiler
 // writes), .json or .json.gz. See ../shared/DESIGN.md ("ChromeTrace").
 //
-// The whole (decompressed) file becomes the trace's args_text; each event's
-// ArgsRef points at its raw "args" object there, so arguments are parsed only
-// when asked for (profiling/TraceArgs.h) and memory stays near the file size.
-// traceEvents is parsed in windows of a few MB with simdjson on-demand, so the
-// parser's index never grows with the file.
+// The file is read front to back (TraceTextStream: a thread reads and
+// inflates ahead) and traceEvents is parsed in windows of a few MB with
+// simdjson on-demand, so neither the text nor the parser's index is ever held
+// whole. Each event's "args" object is copied verbatim into the trace's
+// args_text and parsed only when asked for (profiling/TraceArgs.h). A file
+// whose import would need more memory than the machine has is refused before
+// it is read (MemoryBudget.h).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -26,10 +30,24 @@ class TraceImportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The import was cancelled through ImportProgress::cancel.
+class TraceImportCancelled : public TraceImportError {
+ public:
+  using TraceImportError::TraceImportError;
+};
+
+// Progress of one import, read by another thread (the window's loader).
+struct ImportProgress {
+  std::atomic<uint64_t> done{0};   // bytes of the file read so far
+  std::atomic<uint64_t> total{0};  // the file's size (compressed, for gzip)
+  std::atomic<bool> cancel{false}; // set to stop: the import throws TraceImportCancelled
+};
+
 struct ChromeImportOptions {
   // Bytes of traceEvents parsed per window (grows for events larger than
   // this). Tests make it small to exercise window boundaries.
   size_t window_bytes = size_t(8) << 20;
+  ImportProgress* progress = nullptr;  // optional; must outlive the import
 };
 
 // Reads a .json or .json.gz file (gzip is recognised by its magic bytes, not

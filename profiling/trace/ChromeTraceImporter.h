@@ -31,6 +31,7 @@
 
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/Trace.h"
+#include "profiling/trace/TraceTextStream.h"
 
 namespace fuselab::chrome_import {
 
@@ -94,6 +95,7 @@ struct Window {
 struct PendingBegin {  // a "B" waiting for its "E"
   Trace::NewEvent ev;
   size_t begin, end;
+  size_t text_at;  // its raw text in Importer::raw_text_
   size_t index;
   int64_t device, stream;  // from the "B"'s args
 };
@@ -106,7 +108,8 @@ struct FlowEnd {
   uint64_t id;
   uint32_t pid_id, tid_id;  // the thread it binds on (looked up at the end)
   int64_t ts;               // relative to baseTimeNanoseconds
-  size_t begin, end;        // raw text, in case it stays unpaired
+  size_t begin, end;        // file offsets of its text, in case it stays unpaired
+  size_t text_at;           // that text in Importer::raw_text_
 };
 
 struct MetaRecord {
@@ -116,23 +119,42 @@ struct MetaRecord {
   uint32_t text_id = 0;
   int64_t number = 0;
   size_t begin, end;
+  size_t text_at;
   int64_t ts;
 };
 
 struct RawPending {
   size_t begin, end;
+  size_t text_at;
   int64_t ts;  // relative to baseTimeNanoseconds
   uint32_t name_id;
   char phase;
 };
 
+// The raw text of events that may end up as RawEvents (flow ends, metadata,
+// "B"s, other phases), copied when read: the file text is not kept. Blocks of
+// a fixed size, so growing never copies what is stored.
+class TextArena {
+ public:
+  size_t add(std::string_view s);  // returns where it went, for get()
+  std::string_view get(size_t at, size_t length) const {
+    return std::string_view(blocks_[at >> kShift].data() + (at & kMask), length);
+  }
+
+ private:
+  static constexpr size_t kShift = 24, kMask = (size_t(1) << kShift) - 1;
+  std::vector<std::string> blocks_;
+  size_t used_ = 0;  // in the last block
+};
+
 class Importer {
  public:
-  Importer(std::string buffer, std::string source, const ChromeImportOptions& options)
-      : source_(std::move(source)), window_bytes_(std::max<size_t>(options.window_bytes, 256)) {
-    if (buffer.capacity() < buffer.size() + simdjson::SIMDJSON_PADDING) buffer.reserve(buffer.size() + simdjson::SIMDJSON_PADDING);
-    buf_ = std::make_shared<std::string>(std::move(buffer));
-  }
+  Importer(TraceTextStream& stream, std::string source, const ChromeImportOptions& options, uint64_t memory_limit)
+      : source_(std::move(source)),
+        window_bytes_(std::max<size_t>(options.window_bytes, 256)),
+        stream_(stream),
+        progress_(options.progress),
+        memory_limit_(memory_limit) {}
 
   Trace run();
 
@@ -186,10 +208,28 @@ class Importer {
   [[noreturn]] void eventError(const EventFields& f, const std::string& what) const;
   std::string where(size_t offset) const;
 
+  // --- the text, read front to back (ChromeTraceImport.cpp) -----------------
+  // Makes bytes up to `end` available (fewer at the end of the file); returns
+  // the offset one past the last available byte.
+  size_t fill(size_t end);
+  char at(size_t offset) const { return text_[offset - text_base_]; }
+  std::string_view textAt(size_t begin, size_t end) const {
+    return std::string_view(text_).substr(begin - text_base_, end - begin);
+  }
+  void forgetBefore(size_t offset);  // the committed text is no longer needed
+  size_t keepText(size_t begin, size_t end) { return raw_text_.add(textAt(begin, end)); }
+  void reportProgress();
+
   std::string source_;
   size_t window_bytes_;
-  std::shared_ptr<std::string> buf_;
-  size_t n_ = 0;
+  TraceTextStream& stream_;
+  ImportProgress* progress_;
+  uint64_t memory_limit_;  // refuse to go on once the estimate passes this (0: no limit)
+  std::string text_;       // file bytes [text_base_, text_base_ + text_.size())
+  size_t text_base_ = 0;
+  bool at_eof_ = false;
+  size_t n_ = SIZE_MAX;    // the text's length, once at_eof_
+  TextArena raw_text_;
   Form form_ = Form::Object;
 
   od::parser parser_;

@@ -30,22 +30,78 @@ size_t sizeHint(std::string_view compressed) {
   return std::min<size_t>(hint, compressed.size() * 1032 + 64);
 }
 
-class Inflater {
- public:
-  Inflater() {
-    std::memset(&z_, 0, sizeof(z_));
-    if (inflateInit2(&z_, 15 + 16) != Z_OK) throw GzipError("gzip: cannot initialise zlib");
-  }
-  ~Inflater() { inflateEnd(&z_); }
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
-  z_stream& z() { return z_; }
+}  // namespace
 
- private:
-  z_stream z_;
+struct GzipInflater::State {
+  z_stream z;
 };
 
-}  // namespace
+GzipInflater::GzipInflater() : z_(new State) {
+  std::memset(&z_->z, 0, sizeof(z_->z));
+  if (inflateInit2(&z_->z, 15 + 16) != Z_OK) {
+    delete z_;
+    throw GzipError("gzip: cannot initialise zlib");
+  }
+}
+
+GzipInflater::~GzipInflater() {
+  inflateEnd(&z_->z);
+  delete z_;
+}
+
+bool GzipInflater::inflateSome(std::string_view& in, bool last_input, std::string& out, size_t max_out) {
+  z_stream& z = z_->z;
+  size_t produced_here = 0;
+  while (!done_ && produced_here < max_out) {
+    if (between_members_) {
+      // Another member may follow (gzip files may be concatenated).
+      if (in.empty()) {
+        if (last_input) done_ = true;
+        break;
+      }
+      if (!looksGzipped(in) && !(in.size() == 1 && !last_input && static_cast<unsigned char>(in[0]) == 0x1f))
+        throw GzipError("gzip: unexpected bytes after the compressed data at compressed byte " + std::to_string(consumed_));
+      if (in.size() < 2) break;  // wait for the second magic byte
+      if (inflateReset(&z) != Z_OK) throw GzipError("gzip: cannot reset zlib");
+      between_members_ = false;
+    }
+    if (in.empty() && !last_input) break;
+    size_t chunk_in = std::min<size_t>(in.size(), UINT_MAX / 2);
+    size_t room = std::min<size_t>(max_out - produced_here, UINT_MAX / 2);
+    size_t used = out.size();
+    out.resize(used + room);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z.avail_in = static_cast<uInt>(chunk_in);
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
+    z.avail_out = static_cast<uInt>(room);
+    int rc = inflate(&z, Z_NO_FLUSH);
+    size_t took = chunk_in - z.avail_in, gave = room - z.avail_out;
+    out.resize(used + gave);
+    in.remove_prefix(took);
+    consumed_ += took;
+    produced_ += gave;
+    produced_here += gave;
+    if (rc == Z_STREAM_END) {
+      between_members_ = true;
+      continue;
+    }
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR && in.empty() && last_input)
+      throw GzipError("gzip: data truncated at compressed byte " + std::to_string(consumed_) + " (" +
+                      std::to_string(produced_) + " bytes decompressed)");
+    if (rc == Z_BUF_ERROR && (took > 0 || gave > 0)) continue;
+    if (rc == Z_BUF_ERROR && in.empty()) break;  // needs more input
+    std::string why = z.msg ? z.msg : "error " + std::to_string(rc);
+    if (rc == Z_MEM_ERROR) why = "out of memory";
+    throw GzipError("gzip: corrupt data at compressed byte " + std::to_string(consumed_) + ": " + why);
+  }
+  if (!done_ && between_members_ && in.empty() && last_input) done_ = true;
+  return !done_;
+}
+
+uint64_t gzipSizeHint(uint64_t compressed_size, uint32_t isize) {
+  return std::max<uint64_t>(isize, compressed_size);
+}
 
 std::string gunzip(std::string_view compressed, size_t extra_capacity) {
   if (!looksGzipped(compressed)) throw GzipError("gzip: no gzip header at byte 0");
@@ -56,56 +112,14 @@ std::string gunzip(std::string_view compressed, size_t extra_capacity) {
   } catch (const std::bad_alloc&) {
     throw GzipError("gzip: not enough memory for the decompressed data");
   }
-  Inflater inflater;
-  z_stream& z = inflater.z();
-  const auto* in = reinterpret_cast<const Bytef*>(compressed.data());
-  size_t in_pos = 0;
-  size_t used = 0;
-  while (true) {
-    // Feed input in chunks that fit zlib's 32-bit counters.
-    if (z.avail_in == 0 && in_pos < compressed.size()) {
-      size_t chunk = std::min<size_t>(compressed.size() - in_pos, UINT_MAX / 2);
-      z.next_in = const_cast<Bytef*>(in + in_pos);
-      z.avail_in = static_cast<uInt>(chunk);
-      in_pos += chunk;
+  GzipInflater inflater;
+  try {
+    while (inflater.inflateSome(compressed, true, out, std::max<size_t>(out.capacity() - out.size(), 1 << 20))) {
     }
-    if (out.size() - used < 64 * 1024) {
-      size_t grown = std::max(out.capacity(), out.size() + std::max<size_t>(out.size() / 2, 1 << 20));
-      try {
-        out.resize(grown);
-      } catch (const std::bad_alloc&) {
-        throw GzipError("gzip: not enough memory for the decompressed data (" + std::to_string(used) + " bytes so far)");
-      }
-    }
-    size_t room = std::min<size_t>(out.size() - used, UINT_MAX / 2);
-    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
-    z.avail_out = static_cast<uInt>(room);
-    uInt in_before = z.avail_in;
-    int rc = inflate(&z, Z_NO_FLUSH);
-    bool progressed = z.avail_in != in_before || z.avail_out != room;
-    used += room - z.avail_out;
-    size_t consumed = in_pos - z.avail_in;
-    if (rc == Z_STREAM_END) {
-      // Another member may follow (gzip files may be concatenated).
-      size_t rest = compressed.size() - consumed;
-      if (rest == 0) break;
-      if (!looksGzipped(compressed.substr(consumed)))
-        throw GzipError("gzip: unexpected bytes after the compressed data at compressed byte " +
-                        std::to_string(consumed));
-      if (inflateReset(&z) != Z_OK) throw GzipError("gzip: cannot reset zlib");
-      continue;
-    }
-    if (rc == Z_OK) continue;
-    if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_pos >= compressed.size())
-      throw GzipError("gzip: data truncated at compressed byte " + std::to_string(consumed) + " (" +
-                      std::to_string(used) + " bytes decompressed)");
-    if (rc == Z_BUF_ERROR && progressed) continue;
-    std::string why = z.msg ? z.msg : "error " + std::to_string(rc);
-    if (rc == Z_MEM_ERROR) why = "out of memory";
-    throw GzipError("gzip: corrupt data at compressed byte " + std::to_string(consumed) + ": " + why);
+  } catch (const std::bad_alloc&) {
+    throw GzipError("gzip: not enough memory for the decompressed data (" + std::to_string(out.size()) + " bytes so far)");
   }
-  out.resize(used);
-  if (extra_capacity > 0 && out.capacity() < used + extra_capacity) out.reserve(used + extra_capacity);
+  if (extra_capacity > 0 && out.capacity() < out.size() + extra_capacity) out.reserve(out.size() + extra_capacity);
   return out;
 }
 

@@ -50,6 +50,31 @@ TEST(Workspace, ABadFileKeepsThePreviousTraceAndSaysWhy) {
   EXPECT_EQ(ws.settings().recent_files.size(), 2u);
 }
 
+TEST(Workspace, CancelWhileOpeningKeepsThePreviousTrace) {
+  Workspace ws;
+  ws.openTrace(test::fixture("linear_eager.json.gz").string());
+  ws.waitIdle();
+  ASSERT_TRUE(ws.trace()) << ws.error();
+  auto before = ws.trace();
+
+  ws.openTrace(test::fixture("mlp_eager.json.gz").string());
+  ASSERT_TRUE(ws.busy());
+  ws.cancelLoading();  // the status bar's Cancel, while the file is being opened
+  ws.waitIdle();
+  EXPECT_FALSE(ws.busy());
+  EXPECT_EQ(ws.trace(), before) << "a cancelled open never replaces the open trace";
+  EXPECT_EQ(ws.traceLabel(), "linear_eager.json.gz");
+  EXPECT_TRUE(ws.error().empty()) << "cancelling is not an error: " << ws.error();
+  EXPECT_EQ(ws.notice(), "Cancelled: open mlp_eager.json.gz");
+  EXPECT_EQ(ws.settings().recent_files.size(), 1u);
+
+  // The loader is usable again afterwards.
+  ws.openTrace(test::fixture("mlp_eager.json.gz").string());
+  ws.waitIdle();
+  EXPECT_NE(ws.trace(), before);
+  EXPECT_EQ(ws.traceLabel(), "mlp_eager.json.gz");
+}
+
 TEST(Workspace, NewGapThresholdReanalysesTheSameTrace) {
   Workspace ws;
   ws.openTrace(test::fixture("mlp_eager.json.gz").string());

@@ -1,0 +1,174 @@
+#include "profiling/trace/TraceTextStream.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/Gzip.h"
+
+namespace fuselab {
+
+namespace {
+constexpr size_t kChunk = size_t(4) << 20;  // text per chunk
+constexpr size_t kAhead = 4;                // chunks read ahead of the parser
+}  // namespace
+
+struct TraceTextStream::Inflate {
+  GzipInflater inflater;
+  std::string input;      // compressed bytes read from the file, not yet inflated
+  size_t input_used = 0;  // of `input`
+  bool input_done = false;
+};
+
+TraceTextStream::TraceTextStream(const std::filesystem::path& path, std::string name) : name_(std::move(name)) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw TraceImportError(name_ + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) {
+    int err = errno;
+    ::close(fd_);
+    throw TraceImportError(name_ + ": cannot read its size: " + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    throw TraceImportError(name_ + ": not a regular file");
+  }
+  source_bytes_ = uint64_t(st.st_size);
+  unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
+  gzipped_ = ::pread(fd_, head, 2, 0) == 2 && head[0] == 0x1f && head[1] == 0x8b;
+  text_hint_ = source_bytes_;
+  if (gzipped_ && source_bytes_ >= 18 && ::pread(fd_, tail, 4, off_t(source_bytes_ - 4)) == 4)
+    text_hint_ = gzipSizeHint(source_bytes_, uint32_t(tail[0]) | (uint32_t(tail[1]) << 8) |
+                                                 (uint32_t(tail[2]) << 16) | (uint32_t(tail[3]) << 24));
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  start();
+}
+
+TraceTextStream::TraceTextStream(std::string bytes, std::string name) : name_(std::move(name)), bytes_(std::move(bytes)) {
+  source_bytes_ = bytes_.size();
+  gzipped_ = looksGzipped(bytes_);
+  text_hint_ = source_bytes_;
+  if (gzipped_ && bytes_.size() >= 18) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes_.data() + bytes_.size() - 4);
+    text_hint_ = gzipSizeHint(source_bytes_, uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) |
+                                                 (uint32_t(p[3]) << 24));
+  }
+  start();
+}
+
+void TraceTextStream::start() {
+  if (gzipped_) inflate_ = new Inflate;
+  thread_ = std::thread([this] { produce(); });
+}
+
+TraceTextStream::~TraceTextStream() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  delete inflate_;
+  if (fd_ >= 0) ::close(fd_);
+}
+
+uint64_t TraceTextStream::sourceBytesRead() const {
+  std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+bool TraceTextStream::readSource(std::string& out) {
+  // Plain bytes: straight from the file (or memory).
+  auto readRaw = [&](std::string& to, size_t want) -> size_t {
+    if (fd_ < 0) {
+      size_t n = std::min<size_t>(want, bytes_.size() - source_pos_);
+      to.append(bytes_, source_pos_, n);
+      source_pos_ += n;
+      return n;
+    }
+    size_t at = to.size();
+    to.resize(at + want);
+    size_t got = 0;
+    while (got < want) {
+      ssize_t r = ::pread(fd_, to.data() + at + got, want - got, off_t(source_pos_ + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) throw TraceImportError(name_ + ": read failed at byte " + std::to_string(source_pos_ + got) + ": " +
+                                        std::strerror(errno));
+      if (r == 0) break;
+      got += size_t(r);
+    }
+    to.resize(at + got);
+    source_pos_ += got;
+    return got;
+  };
+  if (!gzipped_) return readRaw(out, kChunk) > 0;
+  Inflate& g = *inflate_;
+  while (out.size() < kChunk) {
+    if (g.input_used == g.input.size() && !g.input_done) {
+      g.input.clear();
+      g.input_used = 0;
+      g.input_done = readRaw(g.input, kChunk / 4) == 0;
+    }
+    std::string_view in(g.input.data() + g.input_used, g.input.size() - g.input_used);
+    bool more;
+    try {
+      more = g.inflater.inflateSome(in, g.input_done, out, kChunk - out.size());
+    } catch (const GzipError& e) {
+      throw TraceImportError(name_ + ": " + e.what());
+    }
+    g.input_used = g.input.size() - in.size();
+    if (!more) break;
+  }
+  return !out.empty();
+}
+
+void TraceTextStream::produce() {
+  try {
+    while (true) {
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return stop_ || ready_.size() < kAhead; });
+        if (stop_) return;
+      }
+      std::string chunk;
+      chunk.reserve(kChunk);
+      bool more = readSource(chunk);
+      {
+        std::lock_guard lock(mutex_);
+        progress_ = source_pos_;
+        if (more) ready_.push_back(std::move(chunk));
+        else finished_ = true;
+      }
+      changed_.notify_all();
+      if (!more) return;
+    }
+  } catch (...) {
+    std::lock_guard lock(mutex_);
+    error_ = std::current_exception();
+    finished_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool TraceTextStream::next(std::string& out) {
+  std::string chunk;
+  {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !ready_.empty() || finished_; });
+    if (ready_.empty()) {
+      if (error_) std::rethrow_exception(error_);
+      return false;
+    }
+    chunk = std::move(ready_.front());
+    ready_.pop_front();
+  }
+  changed_.notify_all();
+  out.append(chunk);
+  return true;
+}
+
+}  // namespace fuselab

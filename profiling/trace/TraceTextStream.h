@@ -1,0 +1,62 @@
+// The text of a trace file read front to back in chunks: plain JSON, or
+// gzip decompressed on the fly. A thread reads (and inflates) a few chunks
+// ahead while the importer parses, so a .json.gz uses both cores and neither
+// the compressed file nor the whole text is ever held in memory at once.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace fuselab {
+
+class TraceTextStream {
+ public:
+  // Opens `path` (gzip is recognised by its magic bytes). Throws
+  // TraceImportError naming `name` when the file cannot be opened.
+  TraceTextStream(const std::filesystem::path& path, std::string name);
+  // Bytes already in memory (JSON text or gzip).
+  TraceTextStream(std::string bytes, std::string name);
+  ~TraceTextStream();  // stops the read-ahead thread
+  TraceTextStream(const TraceTextStream&) = delete;
+  TraceTextStream& operator=(const TraceTextStream&) = delete;
+
+  // Appends the next chunk of text to `out`; false at the end. Throws
+  // TraceImportError (read errors, corrupt gzip).
+  bool next(std::string& out);
+
+  bool gzipped() const { return gzipped_; }
+  uint64_t sourceBytes() const { return source_bytes_; }  // file size (compressed for gzip)
+  uint64_t sourceBytesRead() const;                        // progress, of sourceBytes()
+  // The text's size: exact for plain JSON, gzipSizeHint() for gzip.
+  uint64_t textSizeHint() const { return text_hint_; }
+
+ private:
+  void start();
+  void produce();  // the read-ahead thread
+  bool readSource(std::string& out);  // one chunk of text; false at the end
+
+  std::string name_;
+  int fd_ = -1;
+  std::string bytes_;       // the source when it came from memory
+  uint64_t source_pos_ = 0;  // bytes of the source consumed (read thread)
+  bool gzipped_ = false;
+  uint64_t source_bytes_ = 0, text_hint_ = 0;
+  struct Inflate;
+  Inflate* inflate_ = nullptr;
+
+  std::thread thread_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::string> ready_;
+  bool finished_ = false, stop_ = false;
+  std::exception_ptr error_;
+  uint64_t progress_ = 0;
+};
+
+}  // namespace fuselab
