@@ -11,7 +11,7 @@ namespace fuselab {
 namespace {
 
 std::string captureLinear(const std::string& name, const std::string& out_features) {
-  const auto path = test::scratchDir("CompareRepeat") / (name + ".json.gz");
+  const auto path = test::scratchDir("CompareRepeat." + name) / (name + ".json.gz");  // a dir each: scratchDir empties it
   auto r = test::runFuselab({"capture", "--workload", "linear", "--batch", "8", "--dim", "16", "--out-features",
                              out_features, "--dtype", "fp32", "--device", "cpu", "--steps", "3", "--warmup", "1",
                              "--out", path.string()});
