@@ -150,6 +150,30 @@ void addDownGemmRow(int64_t tokens) {
                     [w] { w->synchronize(); }});
 }
 
+// The GeGLU GEMM alone in each of its Hopper forms (tile shapes, pingpong), to
+// pick the form per token count from measurements.
+void addGegluGemmRows(int64_t tokens) {
+  namespace fm = fusedmlp;
+  auto* w = dynamic_cast<TorchWorkload*>(build("fused_mlp", "large", tokens, false, 42));
+  const at::TensorOptions bf = at::TensorOptions().dtype(at::kBFloat16).device(at::kCUDA, 0);
+  auto mlp = std::make_shared<FusedMlp>(w->weights()[0], w->weights()[1], w->weights()[2]);
+  if (!fm::gegluGemmWgmmaAvailable(0)) return;
+  auto x = std::make_shared<at::Tensor>(at::randn({tokens, kDim}, bf));
+  auto act = std::make_shared<at::Tensor>(at::empty({tokens, kHidden}, bf));
+  for (fm::GegluTile tile : {fm::GegluTile::Wide, fm::GegluTile::Narrow, fm::GegluTile::Pingpong}) {
+    auto maps = std::make_shared<fm::GegluGemmMaps>();
+    fm::encodeGegluGemmMaps(*maps, fm::ElemType::BF16, x->data_ptr(), mlp->gateUpInterleaved().data_ptr(), tokens,
+                            kDim, kHidden, tile);
+    rows().push_back({tokens, std::string("GeGLU GEMM alone, ") + fm::gegluTileName(tile),
+                      2.0 * tokens * kDim * 2 * kHidden, 2.0 * kDim * 2 * kHidden,
+                      [mlp, x, act, maps, tokens] {
+                        fm::launchGegluGemmWgmma(*maps, fm::ElemType::BF16, act->data_ptr(), tokens, kDim, kHidden,
+                                                 at::cuda::getCurrentCUDAStream().stream());
+                      },
+                      [w] { w->synchronize(); }});
+  }
+}
+
 void timeRow(benchmark::State& state, const Row* row) {
   const int batch = row->tokens >= 4096 ? 20 : 200;
   for (int i = 0; i < 3; ++i) row->forward();  // warm-up: plans, workspaces, cuBLAS state
@@ -454,6 +478,7 @@ int main(int argc, char** argv) {
     } else {
       addWorkloadRow(tokens, "fused large_mma (portable kernel)", "fused_mlp", "large_mma", false);
       addDownGemmRow(tokens);
+      addGegluGemmRows(tokens);
     }
   }
   // With a --benchmark_filter (e.g. under a profiler) only the chosen rows run;

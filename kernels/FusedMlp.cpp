@@ -330,9 +330,8 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
       break;
     }
     case FusedMlpPath::Large:
-      o << "GeGLU GEMM (wgmma, sm_90a, persistent, "
-        << (tokens >= fm::kGegluWideTileFromTokens ? "128x256 tiles" : "64x128 tiles, two blocks per multiprocessor")
-        << ") + cuBLASLt down GEMM (algorithm timed once per token count); from the second forward on, "
+      o << "GeGLU GEMM (wgmma, sm_90a, persistent, " << fm::gegluTileName(fm::gegluTileFor(tokens))
+        << " tiles) + cuBLASLt down GEMM (algorithm timed once per token count); from the second forward on, "
            "replayed as one CUDA graph";
       break;
     case FusedMlpPath::LargeMma:

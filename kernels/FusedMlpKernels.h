@@ -163,16 +163,24 @@ void launchGegluGemmMma(ElemType type, const void* x, const void* wgu, void* act
 // when the device is compute capability 9.0 and this build carries sm_90a code.
 // The bulk-copy descriptors of x and wgu are encoded on the host once and reused
 // while x and the token count stay the same.
-// Its tiles: 128 tokens x 256 wgu rows from this many tokens on, else 64 x 128
-// (two blocks per multiprocessor), so that mid-size token counts fill the GPU.
+// Its forms, by tile: Wide 128 tokens x 256 wgu rows, both consumer warpgroups
+// on one tile; Narrow 64 x 128, two blocks per multiprocessor (mid-size token
+// counts fill the GPU); Pingpong 128 x 128, the two consumer warpgroups on
+// alternate tiles so one's epilogue overlaps the other's products. Auto picks
+// by token count (gegluTileFor).
+enum class GegluTile { Auto, Wide, Narrow, Pingpong };
 inline constexpr int64_t kGegluWideTileFromTokens = 512;
+inline constexpr int64_t kGegluPingpongFromTokens = 1 << 30;  // not picked until measured faster
+GegluTile gegluTileFor(int64_t m);
+const char* gegluTileName(GegluTile tile);  // "128x256", "64x128, two blocks per SM", "128x128 pingpong"
 struct GegluGemmMaps {
   alignas(64) unsigned char x[128];
   alignas(64) unsigned char w[128];
+  GegluTile tile = GegluTile::Wide;  // the form the boxes were encoded for; the launch runs it
 };
 bool gegluGemmWgmmaAvailable(int device);
 void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, const void* wgu, int64_t m,
-                         int64_t dim, int64_t hidden);
+                         int64_t dim, int64_t hidden, GegluTile tile = GegluTile::Auto);
 void launchGegluGemmWgmma(const GegluGemmMaps& maps, ElemType type, void* act, int64_t m, int64_t dim,
                           int64_t hidden, cudaStream_t stream);
 

@@ -9,15 +9,16 @@
 // epilogue. Consumer warpgroups 1..C each run wgmma m64nNk16 on their 64 rows,
 // operands straight from shared memory, and free a stage through its "empty"
 // mbarrier once the wgmma that read it has retired.
-// Two tile shapes (gegluTileFor): 128 x 256 (C = 2, one block per multiprocessor)
-// from 512 tokens on; below that, 64 x 128 (C = 1, two blocks per
-// multiprocessor), since 128 x 256 tiles leave most multiprocessors idle there
-// (24 tiles for 132 multiprocessors at 128 tokens, 96 at 512). Gate and up rows are interleaved
+// Two tile shapes: Wide 128 x 256 (C = 2, one block per multiprocessor) and
+// Narrow 64 x 128 (C = 1, two blocks per multiprocessor), since 128 x 256 tiles
+// leave most multiprocessors idle at mid-size token counts (24 tiles for 132
+// multiprocessors at 128 tokens). The pingpong form is FusedMlpGegluPingpong.cu. Gate and up rows are interleaved
 // by 8 in wgu, so accumulator column groups 2p and 2p+1 of a thread are the gate and
 // up values of the same hidden units.
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/sm90a/GegluWgmmaForms.h"
 #include "kernels/sm90a/HopperDevice.cuh"
 
 namespace fuselab::fusedmlp {
@@ -40,10 +41,7 @@ template <int C, int N> struct Tile {
 };
 using WideTile = Tile<2, 256>;
 using NarrowTile = Tile<1, 128>;
-constexpr int64_t kWideFromTokens = kGegluWideTileFromTokens;
-
-int tileRows(int64_t m) { return m >= kWideFromTokens ? WideTile::kBM : NarrowTile::kBM; }
-int tileCols(int64_t m) { return m >= kWideFromTokens ? WideTile::kBN : NarrowTile::kBN; }
+constexpr int kPingpongTileRows = 128, kPingpongTileCols = 128;  // FusedMlpGegluPingpong.cu's tiles
 
 static_assert(sizeof(CUtensorMap) == sizeof(GegluGemmMaps::x), "GegluGemmMaps holds one CUtensorMap per operand");
 
@@ -142,27 +140,47 @@ void launchTiled(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden
 
 template <ElemType E>
 void launchTyped(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden, int64_t dim, cudaStream_t stream) {
-  if (m >= kWideFromTokens) {
-    launchTiled<E, WideTile>(maps, act, m, hidden, dim, stream);
-  } else {
+  if (maps.tile == GegluTile::Narrow) {
     launchTiled<E, NarrowTile>(maps, act, m, hidden, dim, stream);
+  } else {
+    launchTiled<E, WideTile>(maps, act, m, hidden, dim, stream);
   }
 }
 
 }  // namespace
+
+GegluTile gegluTileFor(int64_t m) {
+  if (m >= kGegluPingpongFromTokens) return GegluTile::Pingpong;
+  return m >= kGegluWideTileFromTokens ? GegluTile::Wide : GegluTile::Narrow;
+}
+
+const char* gegluTileName(GegluTile tile) {
+  switch (tile) {
+    case GegluTile::Wide: return "128x256";
+    case GegluTile::Narrow: return "64x128, two blocks per SM";
+    case GegluTile::Pingpong: return "128x128 pingpong";
+    case GegluTile::Auto: break;
+  }
+  return "auto";
+}
 
 bool gegluGemmWgmmaAvailable(int device) {
   return sm90aLoadable(device, reinterpret_cast<const void*>(&gegluGemmWgmmaKernel<ElemType::BF16, WideTile>));
 }
 
 void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, const void* wgu, int64_t m,
-                         int64_t dim, int64_t hidden) {
+                         int64_t dim, int64_t hidden, GegluTile tile) {
   if (reinterpret_cast<uintptr_t>(x) % 16 != 0 || reinterpret_cast<uintptr_t>(wgu) % 16 != 0) {
     throw std::invalid_argument("the wgmma GeGLU GEMM needs 16-byte aligned x and weights");
   }
-  // The boxes are the tiles, whose shape depends on the token count (as in launchTyped).
-  const CUtensorMap map_x = makeTileMap(type, x, m, dim, tileRows(m));
-  const CUtensorMap map_w = makeTileMap(type, wgu, 2 * hidden, dim, tileCols(m));
+  // The boxes are the tiles of the form that will run.
+  if (tile == GegluTile::Auto) tile = gegluTileFor(m);
+  int rows = WideTile::kBM, cols = WideTile::kBN;
+  if (tile == GegluTile::Narrow) rows = NarrowTile::kBM, cols = NarrowTile::kBN;
+  if (tile == GegluTile::Pingpong) rows = kPingpongTileRows, cols = kPingpongTileCols;
+  const CUtensorMap map_x = makeTileMap(type, x, m, dim, rows);
+  const CUtensorMap map_w = makeTileMap(type, wgu, 2 * hidden, dim, cols);
+  maps.tile = tile;
   std::memcpy(maps.x, &map_x, sizeof map_x);
   std::memcpy(maps.w, &map_w, sizeof map_w);
 }
@@ -170,7 +188,9 @@ void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, cons
 void launchGegluGemmWgmma(const GegluGemmMaps& maps, ElemType type, void* act, int64_t m, int64_t dim,
                           int64_t hidden, cudaStream_t stream) {
   if (m <= 0) return;
-  if (type == ElemType::BF16) {
+  if (maps.tile == GegluTile::Pingpong) {
+    launchGegluGemmPingpong(maps, type, act, m, dim, hidden, stream);
+  } else if (type == ElemType::BF16) {
     launchTyped<ElemType::BF16>(maps, act, m, hidden, dim, stream);
   } else {
     launchTyped<ElemType::FP16>(maps, act, m, hidden, dim, stream);

@@ -452,6 +452,36 @@ TEST(FusedMlp, LargePathReplaysAndRecordsAgainWhenTheOperandsChange) {
   }
 }
 
+// Every form of the Hopper GeGLU GEMM (the tile shapes and the pingpong
+// schedule) gives act = gelu_tanh(x gate^T) * (x up^T), including partial tiles
+// (token counts and hidden sizes that are no multiple of the tiles).
+TEST(FusedMlp, EveryGegluGemmFormMatchesTheReference) {
+  SKIP_WITHOUT_GPU();
+  if (!fusedmlp::gegluGemmWgmmaAvailable(0)) GTEST_SKIP() << "the wgmma kernels need an sm_90a GPU (H100/H200)";
+  namespace fm = fusedmlp;
+  for (const auto& [tokens, dim, hidden] : {std::tuple<int64_t, int64_t, int64_t>{1, 768, 3072}, {100, 776, 3080},
+                                            {512, 768, 3072}, {1000, 136, 200}, {2048, 768, 3072}}) {
+    const Inputs in = randomInputs(tokens, dim, hidden, at::kBFloat16, 70 + uint64_t(tokens));
+    FusedMlp mlp(in.gate, in.up, in.down);
+    const at::Tensor x32 = in.x.to(at::kFloat);
+    const at::Tensor ref = at::gelu(at::matmul(x32, in.gate.to(at::kFloat).t()), "tanh") *
+                           at::matmul(x32, in.up.to(at::kFloat).t());
+    for (fm::GegluTile tile : {fm::GegluTile::Wide, fm::GegluTile::Narrow, fm::GegluTile::Pingpong}) {
+      at::Tensor act = at::full({tokens, hidden}, std::numeric_limits<float>::quiet_NaN(), in.x.options());
+      fm::GegluGemmMaps maps;
+      fm::encodeGegluGemmMaps(maps, fm::ElemType::BF16, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(), tokens,
+                              dim, hidden, tile);
+      fm::launchGegluGemmWgmma(maps, fm::ElemType::BF16, act.data_ptr(), tokens, dim, hidden,
+                               at::cuda::getCurrentCUDAStream().stream());
+      const Errors e = errorsAgainst(act, ref);
+      const std::string what = std::string(fm::gegluTileName(tile)) + ", tokens " + std::to_string(tokens) +
+                               ", dim " + std::to_string(dim) + ", hidden " + std::to_string(hidden);
+      EXPECT_TRUE(e.finite) << what << ": some act values were not written";
+      EXPECT_LE(e.rel, 2 * epsOf(at::kBFloat16)) << what;  // one rounding of act to bf16
+    }
+  }
+}
+
 // Kernel nodes in a CUDA graph of one forward: what a capture would show per step.
 int kernelsInOneForward(FusedMlp& mlp, const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
   c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, 0);
