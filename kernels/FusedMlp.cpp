@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,7 @@
 #include <c10/cuda/CUDAGuard.h>
 
 #include "kernels/FusedMlpKernels.h"
+#include "kernels/OpAnnotation.h"
 #endif
 
 namespace fuselab {
@@ -240,6 +242,8 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
         launch = &after_copies;
         st.weights_just_written = false;
       }
+      at::RecordFunction op(at::RecordScope::FUNCTION);
+      recordOp(op, "fuselab::fused_mlp", x, wgu_, down_);
       fm::launchSmallMlp(*launch, type, x.data_ptr(), wgu_.data_ptr(), down_.data_ptr(), y.data_ptr(),
                          k.workspace.data_ptr(), stream);
       break;
@@ -247,6 +251,8 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
     case FusedMlpPath::Large:
     case FusedMlpPath::LargeMma: {
       const at::Tensor& act = st.act.get(tokens, hidden_, dtype_, device_);
+      std::optional<at::RecordFunction> op(std::in_place, at::RecordScope::FUNCTION);
+      recordOp(*op, "fuselab::geglu_gemm", x, wgu_);
       if (resolved == FusedMlpPath::Large) {
         if (st.maps_x != x.data_ptr() || st.maps_tokens != tokens) {
           fm::encodeGegluGemmMaps(st.maps, type, x.data_ptr(), wgu_.data_ptr(), tokens, dim_, hidden_);
@@ -257,6 +263,7 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
       } else {
         fm::launchGegluGemmMma(type, x.data_ptr(), wgu_.data_ptr(), act.data_ptr(), tokens, dim_, hidden_, stream);
       }
+      op.reset();  // the down GEMM below is an aten::mm of its own
       at::Tensor y2 = st.y2.of(y, tokens, dim_);
       at::mm_out(y2, act, down_.t());
       break;
@@ -268,7 +275,11 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
       const at::Tensor& x2 = st.x2.of(x, tokens, dim_);
       at::mm_out(g, x2, gate_.t());
       at::mm_out(u, x2, up_.t());
-      fm::launchGegluElementwise(type, g.data_ptr(), u.data_ptr(), act.data_ptr(), tokens * hidden_, stream);
+      {
+        at::RecordFunction op(at::RecordScope::FUNCTION);
+        recordOp(op, "fuselab::geglu", g, u);
+        fm::launchGegluElementwise(type, g.data_ptr(), u.data_ptr(), act.data_ptr(), tokens * hidden_, stream);
+      }
       at::Tensor y2 = st.y2.of(y, tokens, dim_);
       at::mm_out(y2, act, down_.t());
       break;

@@ -55,7 +55,7 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     const LaunchLink* link = t.correlation[op.index] >= 0 ? trace.launchFor(t.correlation[op.index]) : nullptr;
     if (!link || !link->launch) {
       w.note = "launch call not captured";
-    } else if (link->gpu_ops.size() > 1) {
+    } else if (link->gpu_ops.size() > 1 || trace.name(*link->launch).find("GraphLaunch") != std::string_view::npos) {
       w.note = "replayed from a CUDA graph: its ops' shapes are not recorded";
     } else {
       by_launch[key(*link->launch)].push_back(k);

@@ -66,6 +66,9 @@ TEST(KernelWork, UnknownOpsAreMarkedUnknownWithTheReason) {
                 .gpu("orphan_kernel", 40'000, 1'000, 99)  // its launch was not captured
                 .launch(3, 50'000, 1'000)                 // outside any op
                 .gpu("bare_kernel", 52'000, 1'000, 3)
+                .op("aten::mm", 60'000, 10'000, kMmArgs)  // a graph replayed inside an op says nothing of its shapes
+                .launch(4, 61'000, 1'000, "cudaGraphLaunch")
+                .gpu("graph_kernel", 63'000, 1'000, 4)
                 .build();
   const auto w = workOf(t);
   auto expectUnknown = [&](std::string_view name, std::string_view why) {
@@ -77,6 +80,7 @@ TEST(KernelWork, UnknownOpsAreMarkedUnknownWithTheReason) {
   expectUnknown("gemm", "without input types");
   expectUnknown("orphan_kernel", "launch call not captured");
   expectUnknown("bare_kernel", "outside any CPU op");
+  expectUnknown("graph_kernel", "CUDA graph");
 }
 
 TEST(KernelWork, AnOuterModelledOpDoesNotCountWorkANestedOneCounts) {
