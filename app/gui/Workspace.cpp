@@ -54,6 +54,7 @@ Workspace::Workspace(Settings settings) : settings_(std::move(settings)) {
 AnalysisOptions Workspace::analysisOptions() const {
   AnalysisOptions o;
   o.gap_threshold_ns = settings_.gap_threshold_ns;
+  o.measured_ceilings = settings_.measured_ceilings;
   return o;
 }
 
@@ -140,6 +141,11 @@ void Workspace::realignRun(AlignMethod method) {
 void Workspace::setGapThreshold(int64_t ns) {
   settings_.gap_threshold_ns = std::clamp(ns, AnalysisOptions::kMinGapThresholdNs, AnalysisOptions::kMaxGapThresholdNs);
   threshold_us_ = static_cast<float>(settings_.gap_threshold_ns) / 1000.0f;
+  if (trace_) loader_.analyze(trace_, label_, path_, analysisOptions(), true, run_);
+}
+
+void Workspace::setMeasuredCeilings(const Ceilings& ceilings) {
+  settings_.setMeasuredCeilings(ceilings);
   if (trace_) loader_.analyze(trace_, label_, path_, analysisOptions(), true, run_);
 }
 
