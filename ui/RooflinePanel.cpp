@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "profiling/trace/DurationText.h"
+#include "ui/layout/EventNames.h"
 #include "ui/layout/RooflinePlot.h"
 
 namespace fuselab::ui {
@@ -95,13 +96,13 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
   for (double t : plot.x.ticks()) {
     const float x = plot.x.toPx(t);
     dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), th.grid);
-    const std::string label = g3(t);
+    const std::string label = formatCount(t);
     dl->AddText(ImVec2(x - ImGui::CalcTextSize(label.c_str()).x / 2, bottom + 3 * s), th.text_dim, label.c_str());
   }
   for (double v : plot.y.ticks()) {
     const float y = plot.y.toPx(v);
     dl->AddLine(ImVec2(left, y), ImVec2(right, y), th.grid);
-    const std::string label = g3(v);
+    const std::string label = formatCount(v);
     const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
     dl->AddText(ImVec2(left - sz.x - 6 * s, y - sz.y / 2), th.text_dim, label.c_str());
   }
@@ -114,7 +115,7 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
     std::vector<ImVec2> pts;
     for (const PlotPoint& p : roof) pts.emplace_back(p.x, p.y);
     dl->AddPolyline(pts.data(), int(pts.size()), th.header_text, 0, 2.5f * s);
-    const std::string label = std::string(precisionName(precision)) + " " + g3(peak) + " TFLOP/s, " + g3(bw) +
+    const std::string label = std::string(precisionName(precision)) + " " + g3(peak) + " TFLOP/s, " + formatCount(bw) +
                               " GB/s (" + r.ceilings->source + ")";
     dl->AddText(ImVec2(pts.back().x - ImGui::CalcTextSize(label.c_str()).x, pts.back().y - ImGui::GetTextLineHeight() - 2 * s),
                 th.label_text, label.c_str());
@@ -133,6 +134,16 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
     const ImU32 fill = (eventColor(th, rows[i]->category, rows[i]->name) & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 170);
     dl->AddCircleFilled(ImVec2(c.x, c.y), radii[i], fill);
     dl->AddCircle(ImVec2(c.x, c.y), radii[i], hit == i ? th.selection : th.event_border, 0, hit == i ? 2.5f * s : 1);
+  }
+  // Names beside the dots that take the most time (rows come sorted by time).
+  for (size_t i = 0; i < dots.size() && i < 8; ++i) {
+    const PlotPoint c = plot.at(dots[i].intensity, dots[i].tflops);
+    std::string name = shortEventName(rows[i]->name);
+    if (name.size() > 40) name = name.substr(0, 37) + "...";
+    const float w = ImGui::CalcTextSize(name.c_str()).x;
+    float x = c.x + radii[i] + 4 * s;
+    if (x + w > right) x = c.x - radii[i] - 4 * s - w;  // no room on the right: the left side
+    dl->AddText(ImVec2(x, c.y - ImGui::GetTextLineHeight() / 2 + float(i % 2) * 2 * s), th.label_text, name.c_str());
   }
   if (hit) {
     tooltip(*rows[*hit]);

@@ -48,13 +48,13 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
   for (double t : plot.x.ticks()) {
     const float x = plot.x.toPx(t);
     dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), th.grid);
-    const std::string label = g3(t);
+    const std::string label = formatCount(t);
     dl->AddText(ImVec2(x - ImGui::CalcTextSize(label.c_str()).x / 2, bottom + 3 * s), th.text_dim, label.c_str());
   }
   for (double v : plot.y.ticks()) {
     const float y = plot.y.toPx(v);
     dl->AddLine(ImVec2(left, y), ImVec2(right, y), th.grid);
-    const std::string label = g3(v);
+    const std::string label = formatCount(v);
     const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
     dl->AddText(ImVec2(left - sz.x - 5 * s, y - sz.y / 2), th.text_dim, label.c_str());
   }
@@ -76,7 +76,7 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
                   th.text_dim, label.c_str());
     }
     const std::string label = data.roof_label + ": " + g3(data.peak_tflops) + " TFLOP/s, " +
-                              g3(data.bandwidth_gbps) + " GB/s";
+                              formatCount(data.bandwidth_gbps) + " GB/s";
     dl->AddText(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, pts.back().y - line_h - 2 * s),
                 th.label_text, label.c_str());
   } else {

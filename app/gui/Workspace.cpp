@@ -9,6 +9,7 @@
 
 #include "app/gui/MainMenu.h"
 #include "profiling/trace/DurationText.h"
+#include "ui/RooflinePanel.h"
 #include "ui/WrappedText.h"
 #include "ui/layout/LaneLayout.h"
 
@@ -260,6 +261,14 @@ void Workspace::drawFrame(ScreenshotArea area) {
     ImGui::SetNextWindowSize(vp->Size);
     ImGui::Begin("##timeline_only", nullptr, kHostFlags);
     timeline_.draw(th);
+    ImGui::End();
+    return;
+  }
+  if (area == ScreenshotArea::Roofline) {
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::Begin("##roofline_only", nullptr, kHostFlags);
+    if (analysis_) ui::drawRooflinePanel(*analysis_, th, timeline_);
     ImGui::End();
     return;
   }
