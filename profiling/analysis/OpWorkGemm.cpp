@@ -129,7 +129,10 @@ OpWorkResult fusedMlp(Builder& b, bool with_down) {
   const auto& x = b.dims(0);
   if (x.empty()) return b.result("");
   const double d = double(x.back()), t = product(x, 0, x.size() - 1), h = double(b.dims(1)[0]) / 2;
-  if (b.dims(1)[1] != x.back()) b.fail("wgu is not [2H, D]");
+  if (b.dims(1)[1] != x.back()) {
+    b.fail("wgu is not [2H, D]");
+    return b.result("");
+  }
   for (size_t i = 0; i < (with_down ? 3u : 2u); ++i)
     if (!b.read(i)) return b.result("");
   b.work.flops = 2 * t * d * 2 * h + 2 * t * h + (with_down ? 2 * t * h * d : 0);
@@ -161,7 +164,10 @@ std::optional<OpWorkResult> gemmWork(std::string_view op_name, const OpInputs& i
     if (!b.rank(1, 2) || b.dims(0).empty()) return b.result("");
     const auto& x = b.dims(0);
     const double m = product(x, 0, x.size() - 1), k = double(x.back()), n = double(b.dims(1)[0]);
-    if (b.dims(1)[1] != x.back()) return b.fail("weight is not [N, K]"), b.result("");
+    if (b.dims(1)[1] != x.back()) {
+      b.fail("weight is not [N, K]");
+      return b.result("");
+    }
     const bool has_bias = in.inputs.size() > 2 && !b.dims(2).empty();
     if (!b.read(0) || !b.read(1) || (has_bias && !b.read(2))) return b.result("");
     b.work.flops = 2 * m * n * k + (has_bias ? m * n : 0);
