@@ -89,6 +89,10 @@ json rooflineJson(const Trace& trace, const TraceAnalysis& a, int64_t origin) {
 
 void writeRooflineText(std::ostream& out, const TraceAnalysis& a, size_t top) {
   const RooflineAnalysis& r = a.roofline;
+  if (r.total.known + r.total.unknown == 0 && r.work.empty()) {
+    out << "Roofline: no GPU ops in scope\n";
+    return;
+  }
   out << "Roofline: ";
   if (r.ceilings) {
     const Ceilings& c = *r.ceilings;
