@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "app/RooflineReport.h"
 #include "profiling/trace/DurationText.h"
 #include "profiling/trace/ObserverEffect.h"
 
@@ -129,6 +130,8 @@ std::string analysisText(const Trace& trace, const TraceAnalysis& a, const Repor
   out << "\n";
   writeKernels(out, a, options.top_kernels);
   out << "\n";
+  writeRooflineText(out, a, options.top_kernels);
+  out << "\n";
   writeCpuOps(out, a, options.top_cpu_ops);
   out << "\nDiagnostics:";
   if (a.diagnostics.empty()) out << " none";
@@ -178,16 +181,22 @@ nlohmann::ordered_json analysisJson(const Trace& trace, const TraceAnalysis& a, 
                           {"launches", s.launches},
                           {"gpu_busy_ns", s.gpu_busy_ns},
                           {"cpu_dispatch_ns", s.cpu_dispatch_ns},
-                          {"first_gpu_op_offset_ns", s.first_gpu_op_offset_ns}});
+                          {"first_gpu_op_offset_ns", s.first_gpu_op_offset_ns},
+                          {"roofline", rooflineFieldsJson(s.roofline)}});
   j["kernels"] = json::array();
-  for (const KernelRow& k : a.kernels)
-    j["kernels"].push_back({{"name", k.name},
-                            {"category", std::string(categoryName(k.category))},
-                            {"count", k.count},
-                            {"total_ns", k.total_ns},
-                            {"mean_ns", k.mean_ns},
-                            {"min_ns", k.min_ns},
-                            {"max_ns", k.max_ns}});
+  for (const KernelRow& k : a.kernels) {
+    json row = {{"name", k.name},
+                {"category", std::string(categoryName(k.category))},
+                {"count", k.count},
+                {"total_ns", k.total_ns},
+                {"mean_ns", k.mean_ns},
+                {"min_ns", k.min_ns},
+                {"max_ns", k.max_ns}};
+    row.update(rooflineFieldsJson(k.roofline));
+    j["kernels"].push_back(std::move(row));
+  }
+  j["ceilings"] = ceilingsJson(a.roofline.ceilings);
+  j["roofline"] = rooflineJson(trace, a, origin);
   j["cpu_ops"] = json::array();
   for (const CpuOpRow& r : a.cpu_ops)
     j["cpu_ops"].push_back({{"name", r.name},

@@ -34,6 +34,7 @@ int runCli(int argc, char** argv) {
   addTutorialCommand(app, exit_code);
   addCompareCommand(app, exit_code);
   addSweepCommand(app, exit_code);
+  addCeilingsCommand(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -11,6 +11,7 @@
 #include "app/AnalysisReport.h"
 #include "app/AnalyzeRun.h"
 #include "app/Commands.h"
+#include "app/Settings.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
@@ -79,6 +80,9 @@ int runAnalyze(const AnalyzeArgs& args) {
   }
   AnalysisOptions options;
   options.gap_threshold_ns = *threshold_ns;
+  std::string warning;
+  options.measured_ceilings = loadSettings(defaultSettingsFile(), &warning).measured_ceilings;
+  if (!warning.empty()) std::cerr << "fuselab analyze: " << warning << "\n";
   const TraceAnalysis analysis = analyzeTrace(trace, options);
   if (args.json)
     std::cout << analysisJson(trace, analysis).dump(2) << "\n";

@@ -12,6 +12,7 @@
 #include "app/AnalysisReport.h"
 #include "app/CaptureModule.h"
 #include "app/Commands.h"
+#include "app/Settings.h"
 #include "app/WorkloadCapture.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/capture_api/Workload.h"
@@ -162,7 +163,9 @@ int runCaptureCommand(const CaptureArgs& a) {
     }
     status << "wrote " << a.out << "\n";
   }
-  const TraceAnalysis analysis = analyzeTrace(result.trace);
+  AnalysisOptions analysis_options;
+  analysis_options.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
+  const TraceAnalysis analysis = analyzeTrace(result.trace, analysis_options);
   if (a.json)
     std::cout << analysisJson(result.trace, analysis).dump(2) << "\n";
   else

@@ -1,5 +1,5 @@
 // `fuselab screenshot --out FILE.png [--trace T] [--range START:END]
-// [--width W --height H] [--theme light|dark] [--scale S] [--area window|timeline]
+// [--width W --height H] [--theme light|dark] [--scale S] [--area window|timeline|roofline]
 // [--select NAME]`:
 // renders the window's UI offscreen (a hidden OpenGL window; under Xvfb
 // where there is no display) and writes a PNG. Without --trace it shows the
@@ -79,7 +79,9 @@ int runScreenshot(const ScreenshotArgs& a) {
   o.height = a.height;
   o.pixel_scale = a.scale;
   o.theme = *ui::parseThemeKind(a.theme);
-  o.area = a.area == "timeline" ? ScreenshotArea::Timeline : ScreenshotArea::Window;
+  o.area = a.area == "timeline"   ? ScreenshotArea::Timeline
+           : a.area == "roofline" ? ScreenshotArea::Roofline
+                                  : ScreenshotArea::Window;
   o.select = a.select;
   try {
     RgbaImage image = writeHeadlessScreenshot(trace, label, o);
@@ -117,8 +119,10 @@ void addScreenshotCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--scale", args->scale, "Image pixels per logical pixel (2: same layout, twice as sharp)")
       ->check(CLI::Range(0.5f, 4.0f))
       ->capture_default_str();
-  cmd->add_option("--area", args->area, "window, or timeline (only the timeline, filling the image)")
-      ->check(CLI::IsMember({"window", "timeline"}))
+  cmd->add_option("--area", args->area,
+                  "window, timeline (only the timeline, filling the image) or roofline (the Roofline tab, with the "
+                  "ceilings measured on the trace's GPU when `fuselab ceilings` kept them)")
+      ->check(CLI::IsMember({"window", "timeline", "roofline"}))
       ->capture_default_str();
   cmd->add_option("--select", args->select,
                   "Select the first event with this name (e.g. aten::linear) to show its flow arrows");

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/Commands.h"
+#include "app/Settings.h"
 #include "app/Sweep.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/AtomicFile.h"
@@ -58,6 +59,7 @@ int runSweepCommand(const SweepArgs& a) {
       if (info.name == a.workload) o.base = info.defaults, known = true;
     if (!known) throw SweepError("--workload: unknown workload '" + a.workload + "'");
     o.base.workload = a.workload;
+    o.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
     o.base.device = parseDevice(a.device);
     o.base.dtype = parseDType(a.dtype);
     if (a.dim) o.base.dim = *a.dim;

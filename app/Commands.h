@@ -19,6 +19,7 @@ void addScreenshotCommand(CLI::App& app, int& exit_code);
 void addTutorialCommand(CLI::App& app, int& exit_code);
 void addCompareCommand(CLI::App& app, int& exit_code);
 void addSweepCommand(CLI::App& app, int& exit_code);
+void addCeilingsCommand(CLI::App& app, int& exit_code);
 
 // Opens the desktop window (GUI builds), optionally with a trace; returns the
 // exit code. Without GUI support it says so and returns 2.

@@ -20,6 +20,51 @@ void Settings::addRecentFile(const std::string& path) {
   if (recent_files.size() > kMaxRecentFiles) recent_files.resize(kMaxRecentFiles);
 }
 
+void Settings::setMeasuredCeilings(const Ceilings& c) {
+  std::erase_if(measured_ceilings, [&](const Ceilings& have) { return have.gpu == c.gpu; });
+  measured_ceilings.push_back(c);
+}
+
+namespace {
+
+nlohmann::json ceilingsToJson(const Ceilings& c) {
+  return {{"gpu", c.gpu},         {"bf16_tflops", c.bf16_tflops}, {"fp16_tflops", c.fp16_tflops},
+          {"tf32_tflops", c.tf32_tflops}, {"fp32_tflops", c.fp32_tflops}, {"copy_gbps", c.copy_gbps}};
+}
+
+// Entries without a GPU name or with a negative or non-numeric value are dropped.
+std::vector<Ceilings> ceilingsFromJson(const nlohmann::json& list) {
+  std::vector<Ceilings> out;
+  if (!list.is_array()) return out;
+  for (const auto& j : list) {
+    if (!j.is_object() || !j.contains("gpu") || !j["gpu"].is_string() || j["gpu"].get<std::string>().empty()) continue;
+    Ceilings c;
+    c.source = "measured";
+    c.gpu = j["gpu"].get<std::string>();
+    bool ok = true;
+    auto take = [&](const char* key, double& field) {
+      auto it = j.find(key);
+      if (it == j.end()) return;
+      if (it->is_number() && it->get<double>() >= 0) field = it->get<double>();
+      else ok = false;
+    };
+    take("bf16_tflops", c.bf16_tflops);
+    take("fp16_tflops", c.fp16_tflops);
+    take("tf32_tflops", c.tf32_tflops);
+    take("fp32_tflops", c.fp32_tflops);
+    take("copy_gbps", c.copy_gbps);
+    if (ok) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::filesystem::path defaultSettingsFile() {
+  const std::filesystem::path dir = settingsDir();
+  return dir.empty() ? std::filesystem::path() : dir / "settings.json";
+}
+
 void Settings::clamp() {
   if (theme != "dark" && theme != "light") theme = "dark";
   if (!(ui_scale >= 0.75f && ui_scale <= 3.0f)) ui_scale = 1.0f;
@@ -72,6 +117,7 @@ Settings loadSettings(const std::filesystem::path& file, std::string* warning) {
   take("window_height", s.window_height);
   take("sidebar_width", s.sidebar_width);
   take("timeline_fraction", s.timeline_fraction);
+  if (auto it = j.find("measured_ceilings"); it != j.end()) s.measured_ceilings = ceilingsFromJson(*it);
   s.clamp();
   return s;
 }
@@ -87,6 +133,8 @@ void saveSettings(const Settings& s, const std::filesystem::path& file) {
       {"sidebar_width", s.sidebar_width},
       {"timeline_fraction", s.timeline_fraction},
   };
+  j["measured_ceilings"] = nlohmann::json::array();
+  for (const Ceilings& c : s.measured_ceilings) j["measured_ceilings"].push_back(ceilingsToJson(c));
   std::error_code ec;
   if (!file.parent_path().empty()) std::filesystem::create_directories(file.parent_path(), ec);
   if (ec) throw FileWriteError("cannot create " + file.parent_path().string() + ": " + ec.message());

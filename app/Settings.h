@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "profiling/analysis/Roofline.h"
+
 namespace fuselab {
 
 struct Settings {
@@ -21,11 +23,15 @@ struct Settings {
   int window_height = 940;
   float sidebar_width = 340;       // logical pixels at ui_scale 1
   float timeline_fraction = 0.64f;  // of the height right of the sidebar
+  // Ceilings measured by `fuselab ceilings` (or the Workbench), one per GPU name.
+  std::vector<Ceilings> measured_ceilings;
 
   static constexpr size_t kMaxRecentFiles = 10;
 
   // Puts `path` (made absolute) first in recent_files.
   void addRecentFile(const std::string& path);
+  // Replaces the ceilings of c.gpu (or adds them).
+  void setMeasuredCeilings(const Ceilings& c);
   // Brings every field into its valid range.
   void clamp();
 };
@@ -38,5 +44,8 @@ std::filesystem::path settingsDir();
 Settings loadSettings(const std::filesystem::path& file, std::string* warning = nullptr);
 // Creates the folder if needed; throws FileWriteError (profiling/AtomicFile.h).
 void saveSettings(const Settings& settings, const std::filesystem::path& file);
+
+// settingsDir() / "settings.json", empty when there is no settings folder.
+std::filesystem::path defaultSettingsFile();
 
 }  // namespace fuselab

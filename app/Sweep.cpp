@@ -76,7 +76,7 @@ bool timeForwards(Workload& w, const SweepOptions& o, SweepProgress* progress, S
   return true;
 }
 
-void captureFigures(Workload& w, const SweepOptions& o, SweepPoint& point) {
+void captureFigures(Workload& w, const SweepOptions& o, SweepPoint& point, SweepResult& result) {
   if (o.capture_steps <= 0) return;
   CaptureOptions co;
   co.warmup = 1;
@@ -86,21 +86,45 @@ void captureFigures(Workload& w, const SweepOptions& o, SweepPoint& point) {
     CaptureResult c = captureBackend().capture(captureTarget(w), co, nullptr);
     for (const auto& m : c.messages) point.note += (point.note.empty() ? "" : "; ") + m;
     if (c.cancelled) return;
-    const TraceAnalysis a = analyzeTrace(c.trace);
+    AnalysisOptions ao;
+    ao.measured_ceilings = o.measured_ceilings;
+    const TraceAnalysis a = analyzeTrace(c.trace, ao);
     point.verdict = std::string(verdictName(a.verdict.kind));
     if (!c.gpu_captured || a.gpu_op_count == 0) return;
     point.gpu_utilization = a.utilization.fraction;
+    if (!result.ceilings) result.ceilings = a.roofline.ceilings;
     if (!a.steps.empty()) {
-      double k = 0, l = 0;
+      double k = 0, l = 0, bytes = 0;
+      bool bytes_known = true;
       for (const StepStats& s : a.steps) {
         k += double(s.kernels);
         l += double(s.launches);
+        bytes += s.roofline.bytes;
+        bytes_known &= s.roofline.unknown == 0 && s.roofline.known > 0;
       }
       point.kernels_per_forward = k / double(a.steps.size());
       point.launches_per_forward = l / double(a.steps.size());
+      if (bytes_known) point.bytes_per_forward = bytes / double(a.steps.size());
     }
   } catch (const CaptureError& e) {
     point.note += std::string(point.note.empty() ? "" : "; ") + "no utilization: " + e.what();
+  }
+}
+
+// A CUDA graph replays the eager kernels, whose shapes the replay does not
+// record: the graph points take the eager points' bytes.
+void fillGraphBytes(SweepResult& r) {
+  const SweepSeries* eager = nullptr;
+  for (const SweepSeries& s : r.series)
+    if (s.variant == "eager") eager = &s;
+  if (!eager) return;
+  for (SweepSeries& s : r.series) {
+    if (s.variant != "graph") continue;
+    for (SweepPoint& p : s.points) {
+      if (p.bytes_per_forward) continue;
+      for (const SweepPoint& e : eager->points)
+        if (e.tokens == p.tokens && e.bytes_per_forward) p.bytes_per_forward = e.bytes_per_forward;
+    }
   }
 }
 
@@ -263,7 +287,8 @@ SweepResult runSweep(const SweepOptions& o, SweepProgress* progress) {
         const WorkloadParams params = sweepParams(o, s.variant, tokens, nullptr);
         std::unique_ptr<Workload> w = captureBackend().makeWorkload(params);
         if (!timeForwards(*w, o, progress, point)) break;
-        captureFigures(*w, o, point);
+        point.flops_per_forward = w->flopsPerForward();
+        captureFigures(*w, o, point, result);
         point.ok = true;
       } catch (const std::exception& e) {  // WorkloadError (shape rules, OOM), LibTorch errors
         point.error = e.what();
@@ -275,6 +300,7 @@ SweepResult runSweep(const SweepOptions& o, SweepProgress* progress) {
     s.crossover = findCrossover(s.points);
     if (cancelled(progress)) break;
   }
+  fillGraphBytes(result);
   result.cancelled = cancelled(progress);
   if (progress) progress->setPhase(1.0, result.cancelled ? "cancelled" : "done");
   return result;

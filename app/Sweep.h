@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "profiling/analysis/Roofline.h"
 #include "profiling/capture_api/CaptureTypes.h"
 #include "profiling/capture_api/Workload.h"
 
@@ -40,6 +41,11 @@ struct SweepPoint {
   std::optional<double> launches_per_forward;
   std::string verdict;                // verdictName() of the capture, "" without one
   std::string note;                   // capture notes (CPU-only fallback, a failed capture)
+  // The roofline trajectory: FLOPs per forward (the workload's count) and the
+  // bytes its GPU ops move per forward (the capture's work models; a CUDA graph
+  // replays the eager kernels, so it takes the eager point's bytes).
+  double flops_per_forward = 0;
+  std::optional<double> bytes_per_forward;
 };
 
 struct SweepCrossover {
@@ -68,6 +74,8 @@ struct SweepOptions {
   int64_t min_round_ns = 2'000'000;    // n forwards per round grows until a round lasts this long
   int max_forwards_per_round = 4096;
   int capture_steps = 3;               // steps of the utilization capture; 0 = no capture
+  // Ceilings measured on GPUs (the settings'); else the published ones of the GPU.
+  std::vector<Ceilings> measured_ceilings;
   // Called on the sweeping thread after each point (e.g. to update a plot).
   std::function<void(const SweepSeries&, const SweepPoint&)> on_point;
 };
@@ -76,6 +84,7 @@ struct SweepResult {
   std::vector<SweepSeries> series;
   bool cancelled = false;
   std::string device;  // "cuda" / "cpu"
+  std::optional<Ceilings> ceilings;  // of the GPU the points ran on, when known
 };
 
 // Bad options (unknown variant or workload, empty or bad token list). The

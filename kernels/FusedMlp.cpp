@@ -21,6 +21,7 @@
 #include "kernels/DownGemmLt.h"
 #include "kernels/FusedMlpKernels.h"
 #include "kernels/LaunchReplay.h"
+#include "kernels/OpAnnotation.h"
 #endif
 
 namespace fuselab {
@@ -244,6 +245,8 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
         launch = &after_copies;
         st.weights_just_written = false;
       }
+      at::RecordFunction op(at::RecordScope::FUNCTION);
+      recordOp(op, "fuselab::fused_mlp", x, wgu_, down_);
       fm::launchSmallMlp(*launch, type, x.data_ptr(), wgu_.data_ptr(), down_.data_ptr(), y.data_ptr(),
                          k.workspace.data_ptr(), stream);
       break;
@@ -257,6 +260,10 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
         st.maps_tokens = tokens;
       }
       if (!st.down_gemm) st.down_gemm = std::make_unique<DownGemmLt>(dim_, hidden_, dtype_ == at::kBFloat16, device_);
+      // One op around both kernels (or the graph that replays them): the whole
+      // MLP's work, which the analysis splits between the two by duration.
+      at::RecordFunction op(at::RecordScope::FUNCTION);
+      recordOp(op, "fuselab::fused_mlp", x, wgu_, down_);
       auto launches = [&](cudaStream_t s) {
         if (resolved == FusedMlpPath::Large) {
           fm::launchGegluGemmWgmma(st.maps, type, act.data_ptr(), tokens, dim_, hidden_, s);
@@ -281,7 +288,11 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
       const at::Tensor& x2 = st.x2.of(x, tokens, dim_);
       at::mm_out(g, x2, gate_.t());
       at::mm_out(u, x2, up_.t());
-      fm::launchGegluElementwise(type, g.data_ptr(), u.data_ptr(), act.data_ptr(), tokens * hidden_, stream);
+      {
+        at::RecordFunction op(at::RecordScope::FUNCTION);
+        recordOp(op, "fuselab::geglu", g, u);
+        fm::launchGegluElementwise(type, g.data_ptr(), u.data_ptr(), act.data_ptr(), tokens * hidden_, stream);
+      }
       at::Tensor y2 = st.y2.of(y, tokens, dim_);
       at::mm_out(y2, act, down_.t());
       break;

@@ -10,6 +10,7 @@
 #include "profiling/trace/DurationText.h"
 #include "profiling/trace/ObserverEffect.h"
 #include "ui/EventTooltip.h"
+#include "ui/RooflinePanel.h"
 #include "ui/TableSort.h"
 #include "ui/layout/EventNames.h"
 #include "ui/layout/LaneLayout.h"
@@ -195,6 +196,10 @@ void StatsPanel::drawTableTabs(const Trace* trace, const TraceAnalysis* analysis
     drawStreamIdleTable(*trace, *analysis, th);
     ImGui::EndTabItem();
   }
+  if (ImGui::BeginTabItem("Roofline")) {
+    drawRooflinePanel(*analysis, th, timeline);
+    ImGui::EndTabItem();
+  }
 }
 
 namespace {
@@ -204,7 +209,7 @@ constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_Sortable | ImGuiTableFla
 }
 
 void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline) {
-  if (!ImGui::BeginTable("kernels", 7, kTableFlags)) return;
+  if (!ImGui::BeginTable("kernels", 8, kTableFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("Kind");
@@ -213,11 +218,14 @@ void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline)
   ImGui::TableSetupColumn("Mean", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Min", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("% of speed of light", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableHeadersRow();
   if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty) {
     if (specs->SpecsCount > 0) {
       bool asc = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
       const auto& rows = a.kernels;
+      // Unknown speed of light sorts below every known one.
+      auto sol = [](const KernelRow& r) { return r.roofline.speed_of_light.value_or(-1.0); };
       switch (specs->Specs[0].ColumnIndex) {
         case 0: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.name; }, asc); break;
         case 1: sortRows(kernel_order_, rows, [](const KernelRow& r) { return static_cast<int>(r.category); }, asc); break;
@@ -225,7 +233,8 @@ void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline)
         case 3: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.total_ns; }, asc); break;
         case 4: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.mean_ns; }, asc); break;
         case 5: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.min_ns; }, asc); break;
-        default: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.max_ns; }, asc); break;
+        case 6: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.max_ns; }, asc); break;
+        default: sortRows(kernel_order_, rows, sol, asc); break;
       }
     }
     specs->SpecsDirty = false;
@@ -261,6 +270,13 @@ void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline)
       ImGui::TextUnformatted(formatDuration(r.min_ns).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(formatDuration(r.max_ns).c_str());
+      ImGui::TableNextColumn();
+      if (r.roofline.speed_of_light) {
+        ImGui::Text("%s %s", formatPercent(*r.roofline.speed_of_light).c_str(),
+                    std::string(boundName(r.roofline.bound)).c_str());
+      } else {
+        ImGui::TextDisabled(r.roofline.known > 0 ? "no ceiling" : "unknown work");
+      }
     }
   }
   ImGui::EndTable();

@@ -34,6 +34,11 @@ float linearY(double f, float top, float bottom) {
 }  // namespace
 
 void drawSweepPlot(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlotData& data, const Theme& th) {
+  if (hasTrajectory(data)) {
+    const float split = min.x + (max.x - min.x) * 0.58f;
+    drawSweepTrajectory(dl, ImVec2(split, min.y), max, data, th);
+    max.x = split;
+  }
   const float s = th.scale;
   const float line_h = ImGui::GetTextLineHeight();
   dl->AddRectFilled(min, max, th.canvas_bg);

@@ -21,6 +21,9 @@ struct SweepPlotPoint {
   std::optional<double> utilization;  // 0..1
   std::optional<double> kernels;      // per forward
   std::optional<double> launches;
+  // On the roofline: FLOP/byte and achieved TFLOP/s (FLOPs / time per forward).
+  std::optional<double> intensity;
+  std::optional<double> tflops;
 };
 
 struct SweepPlotSeries {
@@ -36,12 +39,22 @@ struct SweepPlotSeries {
 struct SweepPlotData {
   std::string title;  // "mlp (dim 768, hidden 3072, bf16) on cuda"
   std::vector<SweepPlotSeries> series;
+  // The roof of the trajectory plot (0: unknown, no roof drawn).
+  double peak_tflops = 0;
+  double bandwidth_gbps = 0;
+  std::string roof_label;  // "bf16 roof, measured"
 };
 
 // Draws the two stacked plots (time per forward, GPU utilization) with a
-// legend into [min, max) of `dl`. Without points it draws the empty axes
-// and a note.
+// legend into [min, max) of `dl`, and when points have roofline figures the
+// trajectory through the roofline beside them (each variant's path as tokens
+// grow, its overhead->compute crossover marked, the ridge dashed). Without
+// points it draws the empty axes and a note.
 void drawSweepPlot(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlotData& data, const Theme& theme);
+
+// The trajectory part alone (SweepTrajectory.cpp), and whether any point has one.
+bool hasTrajectory(const SweepPlotData& data);
+void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlotData& data, const Theme& theme);
 
 // The settings the panel edits.
 struct SweepSettings {

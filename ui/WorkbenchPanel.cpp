@@ -147,6 +147,12 @@ WorkbenchAction WorkbenchPanel::draw(const Theme& theme, const WorkbenchStatus& 
     ImGui::ProgressBar(static_cast<float>(status.fraction), ImVec2(-1, 0), status.phase.c_str());
   }
   if (live_ && changed && action == WorkbenchAction::None) action = WorkbenchAction::Run;
+  ImGui::BeginDisabled(!status.gpu_available || status.busy || status.measuring_ceilings);
+  if (ImGui::Button(status.measuring_ceilings ? "Measuring ceilings..." : "Measure ceilings"))
+    action = WorkbenchAction::MeasureCeilings;
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("GEMM peaks and copy bandwidth of this GPU, the roof of the Roofline tab (a few seconds)");
   if (!status.message.empty()) {
     if (status.message_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(220, 60, 50, 255));
     ImGui::TextWrapped("%s", status.message.c_str());

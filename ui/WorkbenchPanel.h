@@ -26,9 +26,10 @@ struct WorkbenchStatus {
   std::string message;     // outcome of the last capture (or why it failed)
   bool message_is_error = false;
   bool gpu_available = true;
+  bool measuring_ceilings = false;  // `fuselab ceilings` running on the GPU
 };
 
-enum class WorkbenchAction { None, Run, Cancel };
+enum class WorkbenchAction { None, Run, Cancel, MeasureCeilings };
 
 // Slider ranges (the capture checks the same limits and names them in its errors).
 struct WorkbenchRanges {

@@ -12,8 +12,11 @@ namespace fuselab {
 RgbaImage writeHeadlessScreenshot(std::shared_ptr<const Trace> trace, const std::string& label,
                                   const HeadlessScreenshot& o) {
   OffscreenContext context;
-  // Default settings: a screenshot must not depend on the user's config.
-  Workspace ws;
+  // Default settings: a screenshot must not depend on the user's config,
+  // except for the ceilings measured on this machine in a roofline picture.
+  Settings settings;
+  if (o.area == ScreenshotArea::Roofline) settings.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
+  Workspace ws(settings);
   Workbench workbench(ws);  // the window as the user sees it (the capture module stays unloaded)
   if (o.run) trace = std::shared_ptr<const Trace>(o.run, &o.run->merged.trace);
   if (trace) {

@@ -8,7 +8,7 @@
 
 namespace fuselab {
 
-enum class ScreenshotArea { Window, Timeline };
+enum class ScreenshotArea { Window, Timeline, Roofline };  // Roofline: the Roofline tab filling the image
 
 struct ScreenshotRequest {
   std::filesystem::path path;

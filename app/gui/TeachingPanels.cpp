@@ -298,6 +298,7 @@ void TeachingPanels::startSweep() {
       if (info.name == name) o.base = info.defaults;
     o.base.workload = name;
     o.base.device = st.device == 0 ? Device::Cuda : Device::Cpu;
+    o.measured_ceilings = ws_.settings().measured_ceilings;
     if (st.eager) o.variants.push_back("eager");
     if (st.graph) o.variants.push_back("graph");
     if (st.fused) o.variants.push_back("fused");

@@ -35,6 +35,15 @@ std::string sweepTitle(const WorkloadParams& b) {
 ui::SweepPlotData sweepPlotData(const SweepResult& r, const std::string& title) {
   ui::SweepPlotData d;
   d.title = title;
+  if (r.ceilings) {
+    const WorkloadParams& base = r.series.empty() ? WorkloadParams{} : r.series.front().params;
+    const Precision p = base.dtype == DType::BF16 ? Precision::BF16
+                        : base.dtype == DType::FP16 ? Precision::FP16
+                                                    : Precision::FP32;
+    d.peak_tflops = r.ceilings->peakTflops(p);
+    d.bandwidth_gbps = r.ceilings->copy_gbps;
+    d.roof_label = std::string(precisionName(p)) + " roof, " + r.ceilings->source;
+  }
   for (const SweepSeries& s : r.series) {
     ui::SweepPlotSeries ps;
     ps.label = s.variant;
@@ -51,6 +60,10 @@ ui::SweepPlotData sweepPlotData(const SweepResult& r, const std::string& title) 
       pp.utilization = p.gpu_utilization;
       pp.kernels = p.kernels_per_forward;
       pp.launches = p.launches_per_forward;
+      if (p.bytes_per_forward && *p.bytes_per_forward > 0 && p.flops_per_forward > 0 && p.time_per_forward_ns > 0) {
+        pp.intensity = p.flops_per_forward / *p.bytes_per_forward;
+        pp.tflops = p.flops_per_forward / p.time_per_forward_ns / 1e3;
+      }
       ps.points.push_back(pp);
     }
     if (s.crossover.found) ps.crossover_tokens = s.crossover.tokens;

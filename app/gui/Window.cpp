@@ -70,7 +70,7 @@ int openWindowWith(const std::vector<std::string>& paths) {
   auto old_int = std::signal(SIGINT, onStopSignal);
   auto old_term = std::signal(SIGTERM, onStopSignal);
   const std::filesystem::path dir = settingsDir();
-  const std::filesystem::path settings_file = dir.empty() ? std::filesystem::path() : dir / "settings.json";
+  const std::filesystem::path settings_file = defaultSettingsFile();
   std::string warning;
   Settings settings = loadSettings(settings_file, &warning);
   if (!warning.empty()) std::cerr << "fuselab: " << warning << "\n";

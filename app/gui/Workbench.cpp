@@ -1,7 +1,11 @@
 #include "app/gui/Workbench.h"
 
+#include <chrono>
+#include <cmath>
+
 #include "app/CaptureModule.h"
 #include "app/GpuProbe.h"
+#include "app/MeasuredCeilings.h"
 #include "app/gui/Workspace.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 
@@ -16,6 +20,7 @@ Workbench::Workbench(Workspace& workspace) : ws_(workspace), panel_(workloadCata
 }
 
 void Workbench::run() {
+  if (ceilings_.valid()) return;  // the GPU is measuring its ceilings: one GPU job at a time
   CaptureRequest request;
   request.params = panel_.run().params;
   request.options.steps = panel_.run().steps;
@@ -25,7 +30,27 @@ void Workbench::run() {
   status_.message_is_error = false;
 }
 
+void Workbench::measureCeilings() {
+  if (ceilings_.valid() || worker_.status().busy) return;  // one GPU job at a time
+  status_.message = "measuring GEMM peaks and copy bandwidth...";
+  status_.message_is_error = false;
+  ceilings_ = std::async(std::launch::async, [] { return captureBackend().measureCeilings(); });
+}
+
 void Workbench::poll() {
+  if (ceilings_.valid() && ceilings_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    try {
+      const Ceilings c = measuredCeilingsFrom(ceilings_.get());
+      ws_.setMeasuredCeilings(c);
+      status_.message = "ceilings of " + c.gpu + ": bf16 " + std::to_string(std::lround(c.bf16_tflops)) +
+                        " TFLOP/s, copy " + std::to_string(std::lround(c.copy_gbps)) + " GB/s (kept in the settings)";
+      status_.message_is_error = false;
+    } catch (const std::exception& e) {  // no module, no GPU
+      status_.message = "cannot measure ceilings: " + std::string(e.what());
+      status_.message_is_error = true;
+    }
+  }
+  status_.measuring_ceilings = ceilings_.valid();
   if (auto r = worker_.poll()) {
     if (captureModuleLoaded()) status_.gpu_available = captureBackend().gpuAvailable();
     if (!status_.gpu_available) panel_.setDevice(Device::Cpu);
@@ -57,6 +82,7 @@ void Workbench::draw() {
   switch (panel_.draw(ws_.theme(), status_)) {
     case ui::WorkbenchAction::Run: run(); break;
     case ui::WorkbenchAction::Cancel: worker_.cancel(); break;
+    case ui::WorkbenchAction::MeasureCeilings: measureCeilings(); break;
     case ui::WorkbenchAction::None: break;
   }
 }

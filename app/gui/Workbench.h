@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 
 #include "app/CaptureWorker.h"
 #include "ui/WorkbenchPanel.h"
@@ -34,8 +35,11 @@ class Workbench {
   Workspace& ws_;
   ui::WorkbenchPanel panel_;
   ui::WorkbenchStatus status_;
+  void measureCeilings();
+
   CaptureWorker worker_;
   uint64_t job_ = 0;
+  std::future<CeilingMeasurement> ceilings_;  // a measurement in flight
 };
 
 }  // namespace fuselab

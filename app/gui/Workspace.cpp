@@ -9,6 +9,7 @@
 
 #include "app/gui/MainMenu.h"
 #include "profiling/trace/DurationText.h"
+#include "ui/RooflinePanel.h"
 #include "ui/WrappedText.h"
 #include "ui/layout/LaneLayout.h"
 
@@ -54,6 +55,7 @@ Workspace::Workspace(Settings settings) : settings_(std::move(settings)) {
 AnalysisOptions Workspace::analysisOptions() const {
   AnalysisOptions o;
   o.gap_threshold_ns = settings_.gap_threshold_ns;
+  o.measured_ceilings = settings_.measured_ceilings;
   return o;
 }
 
@@ -140,6 +142,11 @@ void Workspace::realignRun(AlignMethod method) {
 void Workspace::setGapThreshold(int64_t ns) {
   settings_.gap_threshold_ns = std::clamp(ns, AnalysisOptions::kMinGapThresholdNs, AnalysisOptions::kMaxGapThresholdNs);
   threshold_us_ = static_cast<float>(settings_.gap_threshold_ns) / 1000.0f;
+  if (trace_) loader_.analyze(trace_, label_, path_, analysisOptions(), true, run_);
+}
+
+void Workspace::setMeasuredCeilings(const Ceilings& ceilings) {
+  settings_.setMeasuredCeilings(ceilings);
   if (trace_) loader_.analyze(trace_, label_, path_, analysisOptions(), true, run_);
 }
 
@@ -258,6 +265,14 @@ void Workspace::drawFrame(ScreenshotArea area) {
     ImGui::SetNextWindowSize(vp->Size);
     ImGui::Begin("##timeline_only", nullptr, kHostFlags);
     timeline_.draw(th);
+    ImGui::End();
+    return;
+  }
+  if (area == ScreenshotArea::Roofline) {
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::Begin("##roofline_only", nullptr, kHostFlags);
+    if (analysis_) ui::drawRooflinePanel(*analysis_, th, timeline_);
     ImGui::End();
     return;
   }

@@ -60,6 +60,9 @@ class Workspace {
   void realignRun(AlignMethod method);
   // Re-analyses the current trace with another gap threshold.
   void setGapThreshold(int64_t ns);
+  // Keeps ceilings measured on this machine (saved with the settings) and
+  // analyses the shown trace again with them.
+  void setMeasuredCeilings(const Ceilings& ceilings);
   bool busy() const { return loader_.busy(); }
   // Stops opening a trace (the status bar's Cancel); the current trace stays.
   void cancelLoading() { loader_.cancel(); }

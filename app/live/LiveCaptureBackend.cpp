@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "kernels/CeilingBenchmarks.h"
 #include "kernels/WorkloadRegistry.h"
 #include "profiling/capture/Capture.h"
 #include "profiling/capture/SystemQuery.h"
@@ -29,6 +30,14 @@ class LiveCaptureBackend final : public CaptureBackend {
   SystemInfo systemInfo() override { return querySystemInfo(); }
 
   bool gpuAvailable() override { return at::hasCUDA(); }
+
+  CeilingMeasurement measureCeilings() override {
+    try {
+      return fuselab::measureCeilings();
+    } catch (const WorkloadError& e) {
+      throw CaptureError(e.what());
+    }
+  }
 };
 
 }  // namespace

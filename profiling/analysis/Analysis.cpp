@@ -26,6 +26,7 @@ TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
   a.cpu_ops = cpuOpTable(trace);
   a.verdict = decideVerdict(a.utilization, a.idle, a.gpu_op_count);
   a.diagnostics = findDiagnostics(trace, a.steps);
+  addRoofline(trace, a);
   return a;
 }
 

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profiling/analysis/Roofline.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
@@ -29,6 +30,11 @@ struct AnalysisOptions {
   // clamps into it).
   static constexpr int64_t kMinGapThresholdNs = 0;
   static constexpr int64_t kMaxGapThresholdNs = 1'000'000'000;  // 1 s
+
+  // Ceilings measured on GPUs (by GPU name); a trace whose GPU has none here
+  // uses the published peaks of its GPU name (Roofline.h).
+  std::vector<Ceilings> measured_ceilings;
+  RooflineRules roofline_rules;
 };
 
 // ---------------------------------------------------------------------------
@@ -164,6 +170,8 @@ struct StepStats {
   // Step start -> first GPU op start of the step (-1 when it has none): the
   // "dead window" of a cold first step.
   int64_t first_gpu_op_offset_ns = -1;
+  // Work of the step's GPU ops (host copies left out), filled by analyzeTrace.
+  RooflineFigures roofline;
 };
 
 // Sorted by start time. Empty when the trace has no ProfilerStep#k.
@@ -186,6 +194,7 @@ struct KernelRow {
   double mean_ns = 0;
   int64_t min_ns = 0;
   int64_t max_ns = 0;
+  RooflineFigures roofline;  // filled by analyzeTrace (AnalysisRoofline.cpp)
 };
 
 // The in-scope GPU ops grouped by (name, category), by total time descending.
@@ -255,6 +264,20 @@ std::vector<Diagnostic> findDiagnostics(const Trace& trace, const std::vector<St
                                         const DiagnosticThresholds& thresholds = {});
 
 // ---------------------------------------------------------------------------
+// Roofline (Roofline.h, KernelWork.h).
+
+struct RooflineAnalysis {
+  std::optional<Ceilings> ceilings;  // nullopt: none measured or published for this GPU
+  std::vector<GpuOpWork> work;       // parallel to AnalysisScope::gpu_ops
+  std::vector<RooflineFigures> ops;  // parallel to AnalysisScope::gpu_ops
+  RooflineFigures total;             // all in-scope GPU ops but host copies
+};
+
+// Fills `roofline`, and the roofline figures of the kernel rows and steps.
+struct TraceAnalysis;
+void addRoofline(const Trace& trace, TraceAnalysis& analysis);
+
+// ---------------------------------------------------------------------------
 // Everything at once.
 
 struct TraceAnalysis {
@@ -271,6 +294,7 @@ struct TraceAnalysis {
   std::vector<CpuOpRow> cpu_ops;
   Verdict verdict;
   std::vector<Diagnostic> diagnostics;
+  RooflineAnalysis roofline;
   uint64_t kernel_count = 0;  // kernels in scope
   uint64_t gpu_op_count = 0;  // kernels + memcpy + memset in scope
 };

@@ -224,6 +224,19 @@ uint32_t internName(DispatchThreadBuffer& b, const char* s) {
   return 0;
 }
 
+// A tensor's entry in the shape stream: its rank, then its sizes. The rank
+// word also carries the dtype (bits 8 and up: scalar type + 1).
+int64_t tensorHeader(size_t rank, at::ScalarType type) {
+  return static_cast<int64_t>(rank) | ((static_cast<int64_t>(type) + 1) << 8);
+}
+size_t headerRank(int64_t header) { return static_cast<size_t>(header & 0xff); }
+// Kineto's spelling of the dtype ("c10::BFloat16", "float"), "" when not recorded.
+std::string headerTypeName(int64_t header) {
+  const int64_t type = (header >> 8) - 1;
+  if (type < 0 || type >= static_cast<int64_t>(at::ScalarType::NumOptions)) return {};
+  return std::string(c10::scalarTypeToTypeMeta(static_cast<at::ScalarType>(type)).name());
+}
+
 bool putTensorDims(DispatchThreadBuffer& b, size_t& pos, const at::Tensor& t) {
   if (!t.defined() || t.is_nested() || t.unsafeGetTensorImpl()->has_symbolic_sizes_strides()) {
     if (pos == b.shape_capacity) return false;
@@ -232,7 +245,7 @@ bool putTensorDims(DispatchThreadBuffer& b, size_t& pos, const at::Tensor& t) {
   }
   auto sizes = t.sizes();
   if (pos + 1 + sizes.size() > b.shape_capacity) return false;
-  b.shape_values[pos++] = static_cast<int64_t>(sizes.size());
+  b.shape_values[pos++] = tensorHeader(sizes.size(), t.scalar_type());
   for (int64_t s : sizes) b.shape_values[pos++] = s;
   return true;
 }
@@ -323,16 +336,27 @@ void forEachRecord(const DispatchCollector::Session& s, F&& f) {
     for (size_t i = 0; i < t->size; ++i) f(*t, t->records[i]);
 }
 
-// Decodes a record's shape stream into Kineto's "Input Dims" form.
-nlohmann::json inputDims(const DispatchThreadBuffer& b, const Record& r) {
+// Decodes a record's shape stream into Kineto's "Input Dims" and "Input type"
+// forms (one entry per input: a tensor's dtype, "TensorList", or "").
+struct DecodedInputs {
   nlohmann::json dims = nlohmann::json::array();
+  nlohmann::json types = nlohmann::json::array();
+};
+DecodedInputs decodeInputs(const DispatchThreadBuffer& b, const Record& r) {
+  DecodedInputs out;
   const int64_t* v = b.shape_values.get() + r.shapes_begin;
   const int64_t* end = v + r.shapes_size;
-  auto one = [&](nlohmann::json& out) {
-    int64_t n = *v++;
+  // One tensor (or a non-tensor marker); returns its dtype name.
+  auto one = [&](nlohmann::json& into) {
+    const int64_t header = *v++;
     nlohmann::json d = nlohmann::json::array();
-    for (int64_t k = 0; k < n && v < end; ++k) d.push_back(*v++);
-    out.push_back(std::move(d));
+    if (header == kNotTensor) {
+      into.push_back(std::move(d));
+      return std::string();
+    }
+    for (size_t k = 0; k < headerRank(header) && v < end; ++k) d.push_back(*v++);
+    into.push_back(std::move(d));
+    return headerTypeName(header);
   };
   while (v < end) {
     if (*v == kTensorList) {
@@ -340,12 +364,13 @@ nlohmann::json inputDims(const DispatchThreadBuffer& b, const Record& r) {
       int64_t n = v < end ? *v++ : 0;
       nlohmann::json list = nlohmann::json::array();
       for (int64_t k = 0; k < n && v < end; ++k) one(list);
-      dims.push_back(std::move(list));
+      out.dims.push_back(std::move(list));
+      out.types.push_back("TensorList");
     } else {
-      one(dims);
+      out.types.push_back(one(out.dims));
     }
   }
-  return dims;
+  return out;
 }
 
 }  // namespace
@@ -438,7 +463,10 @@ void DispatchCollector::appendTo(Trace& trace, int64_t from_ns) const {
       e.name_id = name_ids[r.name];
       e.category = r.user_scope ? Category::UserAnnotation : Category::CpuOp;
       e.cat_id = r.user_scope ? user_annotation : cpu_op;
-      if (r.shapes_size > 0) e.args = trace.addArgs(nlohmann::json{{"Input Dims", inputDims(*t, r)}}.dump());
+      if (r.shapes_size > 0) {
+        DecodedInputs in = decodeInputs(*t, r);
+        e.args = trace.addArgs(nlohmann::json{{"Input Dims", std::move(in.dims)}, {"Input type", std::move(in.types)}}.dump());
+      }
       trace.append(ti, e);
     }
   }
@@ -458,7 +486,7 @@ std::vector<DispatchEvent> DispatchCollector::events() const {
     e.depth = r.depth;
     e.has_shapes = r.shapes_size > 0;
     if (e.has_shapes) {
-      for (const auto& d : inputDims(t, r)) {
+      for (const auto& d : decodeInputs(t, r).dims) {
         std::vector<int64_t> dims;
         if (d.empty() || !d.front().is_array())  // a tensor list stays an empty entry
           for (const auto& x : d) dims.push_back(x.get<int64_t>());

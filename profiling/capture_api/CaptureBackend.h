@@ -35,6 +35,10 @@ class CaptureBackend {
 
   // Whether a CUDA GPU is usable for workloads with device cuda.
   virtual bool gpuAvailable() = 0;
+
+  // Dense GEMM peaks and copy bandwidth of GPU 0, measured now (a few
+  // seconds). Throws CaptureError when there is no usable GPU.
+  virtual CeilingMeasurement measureCeilings() = 0;
 };
 
 // The process's capture backend: loads the capture module on first use.
@@ -49,7 +53,7 @@ CaptureBackend& captureBackend();
 // the boundary, so both sides must be built from the same sources, with the
 // same compiler and flags. Raise kCaptureModuleAbi when this interface or the
 // types it passes change.
-inline constexpr int kCaptureModuleAbi = 1;
+inline constexpr int kCaptureModuleAbi = 2;
 inline constexpr const char* kCaptureModuleEntry = "fuselab_capture_module";
 using CaptureModuleEntry = CaptureBackend* (*)(int abi, const char* fuselab_version);
 

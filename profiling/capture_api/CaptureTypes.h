@@ -75,6 +75,19 @@ struct CaptureResult {
   uint64_t gpu_dropped = 0;    // CUPTI records lost
 };
 
+// What `fuselab ceilings` measures on the present GPU with its own short
+// benchmarks (kernels/CeilingBenchmarks.h): the best dense GEMM rate per dtype
+// and the device-to-device copy bandwidth, counted as bytes read + written.
+struct CeilingMeasurement {
+  std::string gpu;  // CUDA's device name
+  double bf16_tflops = 0;
+  double fp16_tflops = 0;
+  double tf32_tflops = 0;
+  double fp32_tflops = 0;  // TF32 off (PyTorch's default for float32 matmul)
+  double copy_gbps = 0;
+  std::vector<std::string> details;  // the shapes and sizes behind each figure
+};
+
 class CaptureError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -37,6 +37,40 @@ TEST(Settings, RoundTripThroughTheFile) {
   EXPECT_EQ(back.recent_files, s.recent_files);
 }
 
+TEST(Settings, MeasuredCeilingsRoundTripOnePerGpu) {
+  auto dir = test::scratchDir("Settings.Ceilings");
+  Settings s;
+  Ceilings a;
+  a.gpu = "GPU A";
+  a.bf16_tflops = 700;
+  a.copy_gbps = 2900;
+  Ceilings b = a;
+  b.gpu = "GPU B";
+  s.setMeasuredCeilings(a);
+  s.setMeasuredCeilings(b);
+  a.bf16_tflops = 710;  // measured again: replaces the first
+  s.setMeasuredCeilings(a);
+  saveSettings(s, dir / "settings.json");
+  Settings back = loadSettings(dir / "settings.json");
+  ASSERT_EQ(back.measured_ceilings.size(), 2u);
+  auto find = [&](const std::string& gpu) {
+    return *std::find_if(back.measured_ceilings.begin(), back.measured_ceilings.end(),
+                         [&](const Ceilings& c) { return c.gpu == gpu; });
+  };
+  EXPECT_DOUBLE_EQ(find("GPU A").bf16_tflops, 710);
+  EXPECT_DOUBLE_EQ(find("GPU B").copy_gbps, 2900);
+  EXPECT_EQ(find("GPU A").source, "measured");
+}
+
+TEST(Settings, BadCeilingEntriesAreDropped) {
+  auto dir = test::scratchDir("Settings.BadCeilings");
+  std::ofstream(dir / "settings.json") << R"({"measured_ceilings": [{"gpu": "", "bf16_tflops": 1},
+      {"gpu": "X", "bf16_tflops": "fast"}, {"gpu": "Y", "copy_gbps": -3}, {"gpu": "Z", "copy_gbps": 100}, 7]})";
+  Settings s = loadSettings(dir / "settings.json");
+  ASSERT_EQ(s.measured_ceilings.size(), 1u);
+  EXPECT_EQ(s.measured_ceilings[0].gpu, "Z");
+}
+
 TEST(Settings, MissingFileGivesDefaultsQuietly) {
   auto dir = test::scratchDir("Settings.Missing");
   std::string warning;

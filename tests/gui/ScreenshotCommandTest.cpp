@@ -55,6 +55,27 @@ TEST(ScreenshotCommand, CaptureWritesTheTraceThenThePictureOfIt) {
   EXPECT_GT(distinctColours(img), 20u);
 }
 
+TEST(ScreenshotCommand, RooflineAreaDrawsTheKernelsUnderTheRoof) {
+  auto dir = test::scratchDir("ScreenshotCommand.Roofline");
+  auto trace = test::fixture("mlp_eager.json.gz");
+  auto with = dir / "roofline.png", without = dir / "empty.png";
+  auto r = runFuselab({"screenshot", "--trace", trace.string(), "--area", "roofline", "--out", with.string(), "--width",
+                       "900", "--height", "560"},
+                      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(runFuselab({"screenshot", "--area", "roofline", "--out", without.string(), "--width", "900", "--height",
+                        "560"},
+                       dir)
+                .exit_code,
+            0);
+  test::Image img = readPng(with), empty = readPng(without);
+  ASSERT_EQ(img.width, 900);
+  // Axes, ticks, the roof, translucent dots and their names against an empty frame.
+  EXPECT_GT(distinctColours(img), distinctColours(empty) + 20);
+  auto bad = runFuselab({"screenshot", "--area", "bars", "--out", (dir / "x.png").string()}, dir);
+  EXPECT_NE(bad.exit_code, 0);
+}
+
 TEST(ScreenshotCommand, ScaleMultipliesThePixels) {
   auto dir = test::scratchDir("ScreenshotCommand.Scale");
   auto out = dir / "x2.png";

@@ -19,6 +19,22 @@ class SyntheticTrace {
     add(cpu_, name, start, dur, cat, correlation);
     return *this;
   }
+  // A cpu_op with an args object ("Input Dims", "Input type", ...).
+  SyntheticTrace& op(const std::string& name, int64_t start, int64_t dur, const std::string& args_json) {
+    Trace::NewEvent e = newEvent(trace_, name, start, dur, Category::CpuOp);
+    e.args = trace_.addArgs(args_json);
+    trace_.append(cpu_, e);
+    return *this;
+  }
+  // GPU work with an args object (a memcpy's "bytes").
+  SyntheticTrace& gpuWithArgs(const std::string& name, int64_t start, int64_t dur, int64_t correlation, Category cat,
+                              const std::string& args_json, int64_t stream = 7) {
+    Trace::NewEvent e = newEvent(trace_, name, start, dur, cat);
+    e.correlation = correlation;
+    e.args = trace_.addArgs(args_json);
+    trace_.append(trace_.trackFor("0", std::to_string(stream)), e);
+    return *this;
+  }
   // A launch call (cuda_runtime) with its correlation id.
   SyntheticTrace& launch(int64_t correlation, int64_t start, int64_t dur,
                          const std::string& name = "cudaLaunchKernel") {

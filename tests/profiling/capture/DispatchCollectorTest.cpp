@@ -108,6 +108,7 @@ TEST(DispatchCollector, RecordsInputDimsWhenAsked) {
       if (trace.strings.get(t.name_id[i]) == "aten::mm") {
         auto args = nlohmann::json::parse(trace.argsJson(t.args[i]));
         EXPECT_EQ(args["Input Dims"], nlohmann::json::parse("[[2,3],[3,4]]"));
+        EXPECT_EQ(args["Input type"], nlohmann::json::parse(R"(["float","float"])"));  // Kineto's spelling
         found = true;
       }
   EXPECT_TRUE(found);

@@ -1,0 +1,58 @@
+// addRoofline (Analysis.h): work and speed of light of every in-scope GPU op,
+// summed per kernel name, per step and over the trace.
+#include <algorithm>
+#include <map>
+
+#include "profiling/analysis/Analysis.h"
+
+namespace fuselab {
+
+namespace {
+
+// Memcpy that is not device-to-device: limited by the host link, not the roofline.
+bool isHostTransfer(const Trace& trace, EventRef op) {
+  return trace.tracks[op.track].category[op.index] == Category::Memcpy &&
+         trace.name(op).find("DtoD") == std::string_view::npos;
+}
+
+}  // namespace
+
+void addRoofline(const Trace& trace, TraceAnalysis& a) {
+  RooflineAnalysis& r = a.roofline;
+  r.ceilings = ceilingsForTrace(trace, a.options.measured_ceilings);
+  const auto& ops = a.scope.gpu_ops;
+  r.work = attributeWork(trace, ops);
+  r.ops.clear();
+  r.total = {};
+
+  std::map<std::pair<std::string_view, Category>, KernelRow*> rows;
+  for (KernelRow& row : a.kernels) {
+    row.roofline = {};
+    rows[{row.name, row.category}] = &row;
+  }
+  for (StepStats& s : a.steps) s.roofline = {};
+
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const EventRef op = ops[i];
+    const Track& t = trace.tracks[op.track];
+    const bool host = isHostTransfer(trace, op);
+    r.ops.push_back(rooflineOf(r.work[i], t.dur_ns[op.index], trace.name(op), host, r.ceilings, a.options.roofline_rules));
+    const RooflineFigures& f = r.ops.back();
+    if (auto it = rows.find({trace.name(op), t.category[op.index]}); it != rows.end()) {
+      accumulate(it->second->roofline, f);
+      if (host) it->second->roofline.bound = Bound::HostTransfer;
+    }
+    if (host) continue;
+    accumulate(r.total, f);
+    const int64_t when = attributionTimeNs(trace, op);
+    auto step = std::find_if(a.steps.begin(), a.steps.end(),
+                             [&](const StepStats& s) { return when >= s.start_ns && when <= s.end_ns; });
+    if (step != a.steps.end()) accumulate(step->roofline, f);
+  }
+  const RooflineRules& rules = a.options.roofline_rules;
+  for (KernelRow& row : a.kernels) finish(row.roofline, r.ceilings, rules);
+  for (StepStats& s : a.steps) finish(s.roofline, r.ceilings, rules);
+  finish(r.total, r.ceilings, rules);
+}
+
+}  // namespace fuselab

@@ -1,0 +1,150 @@
+// attributeWork (KernelWork.h): GPU op -> launch call -> the innermost
+// enclosing CPU op with a work model -> its share of that op's work.
+#include "profiling/analysis/KernelWork.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "profiling/trace/TraceArgs.h"
+
+namespace fuselab {
+
+namespace {
+
+uint64_t key(EventRef r) { return (uint64_t(r.track) << 32) | r.index; }
+
+// Memcpy and memset: their own byte count.
+void copyWork(const Trace& trace, EventRef op, GpuOpWork& w) {
+  const auto bytes = argInt(trace, op, "bytes");
+  if (!bytes || *bytes < 0) {
+    w.note = "no byte count recorded";
+    return;
+  }
+  const std::string_view name = trace.name(op);
+  const bool device_to_device = name.find("DtoD") != std::string_view::npos;
+  Work work;
+  work.bytes = double(*bytes) * (device_to_device ? 2 : 1);
+  work.precision = Precision::Unknown;
+  w.work = work;
+  w.note = device_to_device ? "device copy: bytes read + written" : "bytes transferred";
+}
+
+struct Source {
+  EventRef op;
+  bool shadowed = false;  // a nested modelled op launched GPU work: this one counts none
+  std::vector<size_t> kernels;  // indices into the result
+};
+
+}  // namespace
+
+std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<EventRef>& gpu_ops) {
+  std::vector<GpuOpWork> out(gpu_ops.size());
+  // Launch call -> the result entries of the kernels it enqueued.
+  std::unordered_map<uint64_t, std::vector<size_t>> by_launch;
+  // Graph replays: the op around the launch says nothing about the graph's
+  // kernels, except fuselab's own ops, which replay exactly their own launches.
+  std::unordered_map<uint64_t, bool> graph_launch;
+  for (size_t k = 0; k < gpu_ops.size(); ++k) {
+    const EventRef op = gpu_ops[k];
+    GpuOpWork& w = out[k];
+    w.op = op;
+    const Track& t = trace.tracks[op.track];
+    const Category cat = t.category[op.index];
+    if (cat == Category::Memcpy || cat == Category::Memset) {
+      copyWork(trace, op, w);
+      continue;
+    }
+    const LaunchLink* link = t.correlation[op.index] >= 0 ? trace.launchFor(t.correlation[op.index]) : nullptr;
+    if (!link || !link->launch) {
+      w.note = "launch call not captured";
+    } else {
+      const bool graph =
+          link->gpu_ops.size() > 1 || trace.name(*link->launch).find("GraphLaunch") != std::string_view::npos;
+      if (graph) w.note = "replayed from a CUDA graph: its ops' shapes are not recorded";
+      graph_launch[key(*link->launch)] = graph;
+      by_launch[key(*link->launch)].push_back(k);
+    }
+  }
+
+  // Per CPU track: the enclosing ops of each launch, innermost modelled one wins.
+  std::map<uint64_t, Source> sources;  // by key(op): ordered by (track, index)
+  std::unordered_map<uint32_t, bool> modelled;  // name id -> hasWorkModel
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const Track& t = trace.tracks[ti];
+    if (t.kind != TrackKind::Cpu) continue;
+    std::vector<uint32_t> open;
+    for (uint32_t i = 0; i < t.size(); ++i) {
+      while (!open.empty() && t.end_ns(open.back()) <= t.start_ns[i]) open.pop_back();
+      auto launched = by_launch.find(key({ti, i}));
+      if (launched != by_launch.end()) {
+        std::optional<uint32_t> source;
+        std::string innermost;
+        for (size_t a = open.size(); a-- > 0;) {
+          const uint32_t e = open[a];
+          if (t.category[e] != Category::CpuOp || t.end_ns(e) < t.end_ns(i)) continue;
+          if (innermost.empty()) innermost = std::string(trace.strings.get(t.name_id[e]));
+          auto [it, inserted] = modelled.try_emplace(t.name_id[e], false);
+          if (inserted) it->second = hasWorkModel(trace.strings.get(t.name_id[e]));
+          if (it->second) {
+            source = e;
+            break;
+          }
+        }
+        const bool replay = graph_launch[key({ti, i})];
+        if (source && replay && !trace.strings.get(t.name_id[*source]).starts_with("fuselab::")) {
+          // keeps the graph note set above
+        } else if (source) {
+          Source& s = sources[key({ti, *source})];
+          s.op = {ti, *source};
+          s.kernels.insert(s.kernels.end(), launched->second.begin(), launched->second.end());
+        } else if (!replay) {
+          for (size_t k : launched->second)
+            out[k].note = innermost.empty() ? "launched outside any CPU op" : "no work model for " + innermost;
+        }
+      }
+      open.push_back(i);
+    }
+  }
+
+  // A source with another source nested inside it: its work is already counted there.
+  std::vector<Source*> stack;
+  for (auto& [k, s] : sources) {
+    const Track& t = trace.tracks[s.op.track];
+    while (!stack.empty() && (stack.back()->op.track != s.op.track ||
+                              t.end_ns(stack.back()->op.index) <= t.start_ns[s.op.index]))
+      stack.pop_back();
+    for (Source* outer : stack) outer->shadowed = true;
+    stack.push_back(&s);
+  }
+
+  for (auto& [k, s] : sources) {
+    const std::string name(trace.name(s.op));
+    if (s.shadowed) {
+      for (size_t i : s.kernels)
+        out[i].note = "inside " + name + ", whose work a nested op already counts";
+      continue;
+    }
+    const OpWorkResult r = opWork(name, parseOpInputs(trace.argsJson(trace.tracks[s.op.track].args[s.op.index])));
+    int64_t total_ns = 0;
+    for (size_t i : s.kernels) total_ns += trace.tracks[gpu_ops[i].track].dur_ns[gpu_ops[i].index];
+    for (size_t i : s.kernels) {
+      GpuOpWork& w = out[i];
+      w.source = s.op;
+      w.note = r.note;
+      if (!r.work) continue;
+      const int64_t dur = trace.tracks[gpu_ops[i].track].dur_ns[gpu_ops[i].index];
+      w.op_kernels = static_cast<uint32_t>(s.kernels.size());
+      w.share = total_ns > 0 ? double(dur) / double(total_ns) : 1.0 / double(s.kernels.size());
+      Work work = *r.work;
+      work.flops *= w.share;
+      work.bytes *= w.share;
+      w.work = work;
+      if (w.op_kernels > 1)
+        w.note += "; split over its " + std::to_string(w.op_kernels) + " kernels by duration";
+    }
+  }
+  return out;
+}
+
+}  // namespace fuselab

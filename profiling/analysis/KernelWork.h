@@ -1,0 +1,41 @@
+// Work per GPU op: which CPU op's model (OpWork.h) a kernel's FLOPs and bytes
+// come from, and how an op's work is split between the kernels it launched.
+//
+// Rules:
+// - memcpy / memset: their own "bytes" arg. A device-to-device copy reads and
+//   writes device memory (2 x bytes); host copies and memsets touch it once.
+// - A kernel: the launch call's enclosing CPU ops, innermost first; the first
+//   with a model (hasWorkModel) is its source (aten::linear -> aten::addmm:
+//   addmm). An op whose work a nested modelled op already counts gives none
+//   (no double counting): its kernels are unknown, with that reason.
+// - Several kernels from one source op (split-K GEMM + splitKreduce, a GEMM
+//   and its memset are not: memsets carry their own bytes): the op's work is
+//   split in proportion to the kernels' durations, so each kernel shows the
+//   op's intensity and achieved rate; `share` and `op_kernels` say so.
+// - Otherwise (no launch captured, a CUDA graph replay, no model, no input
+//   dims or types): unknown, with the reason in `note`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profiling/analysis/OpWork.h"
+#include "profiling/trace/Trace.h"
+
+namespace fuselab {
+
+struct GpuOpWork {
+  EventRef op;
+  std::optional<Work> work;        // nullopt: unknown
+  std::optional<EventRef> source;  // the CPU op whose model gave the work
+  std::string note;                // the model used, or why unknown
+  uint32_t op_kernels = 1;         // kernels sharing the source op's work
+  double share = 1;                // this kernel's fraction of it
+};
+
+// One entry per element of `gpu_ops`, same order. `trace` must be finalized.
+std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<EventRef>& gpu_ops);
+
+}  // namespace fuselab

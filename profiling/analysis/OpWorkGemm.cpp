@@ -1,0 +1,180 @@
+// Work models of matrix products: mm, addmm, bmm, baddbmm, matmul, linear,
+// scaled-dot-product attention, and fuselab's fused MLP kernels (which declare
+// themselves as fuselab::* ops around their launches, kernels/FusedMlp.cpp).
+// FLOPs = 2 x multiply-adds (+1 per output element for a bias); bytes = every
+// input once + the output once.
+#include <algorithm>
+#include <array>
+
+#include "profiling/analysis/OpWork.h"
+
+namespace fuselab {
+
+namespace {
+
+std::string_view shortName(std::string_view op_name) {
+  if (op_name.starts_with("aten::")) op_name.remove_prefix(6);
+  return op_name;
+}
+
+constexpr std::array<std::string_view, 14> kGemmOps = {
+    "mm",
+    "addmm",
+    "bmm",
+    "baddbmm",
+    "matmul",
+    "linear",
+    "scaled_dot_product_attention",
+    "_scaled_dot_product_flash_attention",
+    "_scaled_dot_product_efficient_attention",
+    "_scaled_dot_product_cudnn_attention",
+    "_flash_attention_forward",
+    "_efficient_attention_forward",
+    "fuselab::fused_mlp",
+};
+
+struct Builder {
+  const OpInputs& in;
+  std::string_view name;
+  Work work;
+  std::string error;
+
+  // Bytes of input i read once; false (with error) when its dtype is unknown.
+  bool read(size_t i) {
+    if (i >= in.inputs.size()) return fail("missing input " + std::to_string(i));
+    if (in.inputs[i].dims.empty()) return true;  // a scalar or an absent optional input
+    auto e = elementBytes(in.inputs[i]);
+    if (!e) return fail("unknown dtype '" + in.inputs[i].type + "' of input " + std::to_string(i));
+    work.bytes += double(in.inputs[i].numel()) * *e;
+    return true;
+  }
+  // The output, `elements` elements of input i's dtype.
+  void write(size_t i, double elements) { work.bytes += elements * *elementBytes(in.inputs[i]); }
+  bool fail(std::string why) {
+    error = std::string(name) + ": " + std::move(why);
+    return false;
+  }
+  const std::vector<int64_t>& dims(size_t i) const { return in.inputs[i].dims; }
+  bool rank(size_t i, size_t r) {
+    if (i >= in.inputs.size() || dims(i).size() != r)
+      return fail("input " + std::to_string(i) + " is not " + std::to_string(r) + "-D");
+    return true;
+  }
+  OpWorkResult result(std::string formula) {
+    if (!error.empty()) return {std::nullopt, error};
+    return {work, std::string(name) + ": " + formula};
+  }
+};
+
+double product(const std::vector<int64_t>& d, size_t begin, size_t end) {
+  double p = 1;
+  for (size_t i = begin; i < end && i < d.size(); ++i) p *= double(d[i]);
+  return p;
+}
+
+// a [.., M, K] x b [.., K, N] with broadcast batch dims (matmul's rules; a 1-D
+// operand is a row or column vector).
+bool matmulShape(Builder& b, size_t ia, size_t ib, double& batch, double& m, double& k, double& n) {
+  auto a = b.dims(ia), w = b.dims(ib);
+  if (a.empty() || w.empty()) return b.fail("a 0-D operand");
+  if (a.size() == 1) a.insert(a.begin(), 1);
+  if (w.size() == 1) w.push_back(1);
+  m = double(a[a.size() - 2]);
+  k = double(a.back());
+  n = double(w.back());
+  if (w[w.size() - 2] != a.back()) return b.fail("inner dims differ");
+  const size_t batch_rank = std::max(a.size(), w.size()) - 2;
+  batch = 1;
+  for (size_t i = 0; i < batch_rank; ++i) {
+    auto at = [&](const std::vector<int64_t>& d) -> int64_t {
+      const size_t lead = d.size() - 2;
+      return i + lead >= batch_rank ? d[i + lead - batch_rank] : 1;
+    };
+    batch *= double(std::max(at(a), at(w)));
+  }
+  return true;
+}
+
+OpWorkResult gemm(Builder& b, size_t ia, size_t ib, std::optional<size_t> bias) {
+  double batch = 1, m = 0, k = 0, n = 0;
+  if (!matmulShape(b, ia, ib, batch, m, k, n) || !b.read(ia) || !b.read(ib)) return b.result("");
+  const bool has_bias = bias && *bias < b.in.inputs.size() && !b.dims(*bias).empty();
+  if (has_bias && !b.read(*bias)) return b.result("");
+  b.work.flops = 2 * batch * m * n * k + (has_bias ? batch * m * n : 0);
+  b.write(ia, batch * m * n);
+  return b.result(has_bias ? "2MNK + MN (bias)" : "2MNK");
+}
+
+// q [B, Hq, L, E], k [B, Hk, S, E], v [B, Hk, S, Ev] (or [B, L, H, E] when
+// `heads_second` is false): QK^T and PV for every query head, no mask assumed.
+OpWorkResult attention(Builder& b, bool heads_second) {
+  if (!b.rank(0, 4) || !b.rank(1, 4) || !b.rank(2, 4)) return b.result("");
+  const auto &q = b.dims(0), &k = b.dims(1), &v = b.dims(2);
+  const size_t seq = heads_second ? 2 : 1, heads = heads_second ? 1 : 2;
+  const double batch = double(q[0]), hq = double(q[heads]), l = double(q[seq]), s = double(k[seq]);
+  const double e = double(q[3]), ev = double(v[3]);
+  for (size_t i = 0; i < 3; ++i)
+    if (!b.read(i)) return b.result("");
+  b.work.flops = 2 * batch * hq * l * s * (e + ev);
+  b.write(0, batch * hq * l * ev);
+  return b.result("2 x B x H x L x S x (E + Ev), no mask assumed");
+}
+
+// fuselab::fused_mlp (x [.., D], wgu [2H, D], down [D, H]): gate+up GEMM,
+// GeGLU (two operations per hidden element) and the down GEMM.
+OpWorkResult fusedMlp(Builder& b) {
+  if (!b.rank(1, 2) || !b.rank(2, 2)) return b.result("");
+  const auto& x = b.dims(0);
+  if (x.empty()) return b.result("");
+  const double d = double(x.back()), t = product(x, 0, x.size() - 1), h = double(b.dims(1)[0]) / 2;
+  if (b.dims(1)[1] != x.back()) {
+    b.fail("wgu is not [2H, D]");
+    return b.result("");
+  }
+  for (size_t i = 0; i < 3; ++i)
+    if (!b.read(i)) return b.result("");
+  b.work.flops = 2 * t * d * 2 * h + 2 * t * h + 2 * t * h * d;
+  b.write(0, t * d);
+  return b.result("gate/up 4TDH + GeGLU 2TH + down 2TDH; x, weights, y once");
+}
+
+}  // namespace
+
+bool isGemmModelName(std::string_view op_name) {
+  const std::string_view s = shortName(op_name);
+  return std::find(kGemmOps.begin(), kGemmOps.end(), s) != kGemmOps.end();
+}
+
+std::optional<OpWorkResult> gemmWork(std::string_view op_name, const OpInputs& in) {
+  const std::string_view s = shortName(op_name);
+  if (!isGemmModelName(op_name)) return std::nullopt;
+  Builder b{in, op_name, {}, {}};
+  for (const OpInput& i : in.inputs)
+    if (!i.dims.empty()) {
+      b.work.precision = precisionOfType(i.type);
+      break;
+    }
+  if (s == "mm" || s == "bmm" || s == "matmul") return gemm(b, 0, 1, std::nullopt);
+  if (s == "addmm" || s == "baddbmm") return gemm(b, 1, 2, 0);
+  if (s == "linear") {
+    // x [.., K] x weight [N, K]^T (+ bias [N])
+    if (!b.rank(1, 2) || b.dims(0).empty()) return b.result("");
+    const auto& x = b.dims(0);
+    const double m = product(x, 0, x.size() - 1), k = double(x.back()), n = double(b.dims(1)[0]);
+    if (b.dims(1)[1] != x.back()) {
+      b.fail("weight is not [N, K]");
+      return b.result("");
+    }
+    const bool has_bias = in.inputs.size() > 2 && !b.dims(2).empty();
+    if (!b.read(0) || !b.read(1) || (has_bias && !b.read(2))) return b.result("");
+    b.work.flops = 2 * m * n * k + (has_bias ? m * n : 0);
+    b.write(0, m * n);
+    return b.result(has_bias ? "2MNK + MN (bias)" : "2MNK");
+  }
+  if (s == "_flash_attention_forward" || s == "_efficient_attention_forward") return attention(b, false);
+  if (s.find("attention") != std::string_view::npos) return attention(b, true);
+  if (s == "fuselab::fused_mlp") return fusedMlp(b);
+  return std::nullopt;
+}
+
+}  // namespace fuselab

@@ -1,0 +1,190 @@
+// Work per GPU op: attribution to the innermost modelled CPU op, split-K
+// sharing, unknown ops, and the real torch.profiler fixtures.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/KernelWork.h"
+#include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/SyntheticTrace.h"
+#include "tests/support/TestPaths.h"
+
+namespace fuselab {
+namespace {
+
+using test::SyntheticTrace;
+
+const std::string kMmArgs =
+    R"({"Input Dims": [[64, 3072], [3072, 768]], "Input type": ["c10::BFloat16", "c10::BFloat16"]})";
+constexpr double kMmFlops = 2.0 * 64 * 3072 * 768;
+constexpr double kMmBytes = (64.0 * 3072 + 3072.0 * 768 + 64.0 * 768) * 2;
+
+std::vector<GpuOpWork> workOf(const Trace& t) { return attributeWork(t, findAnalysisScope(t).gpu_ops); }
+
+const GpuOpWork& byName(const Trace& t, const std::vector<GpuOpWork>& w, std::string_view name) {
+  for (const GpuOpWork& x : w)
+    if (t.name(x.op) == name) return x;
+  throw std::runtime_error("no GPU op " + std::string(name));
+}
+
+TEST(KernelWork, SplitKSharesTheGemmsWorkByDuration) {
+  // aten::linear -> aten::matmul -> aten::mm launching a GEMM (30 us) and its splitKreduce (10 us).
+  Trace t = SyntheticTrace()
+                .op("aten::linear", 0, 100'000, R"({"Input Dims": [[64, 3072], [768, 3072], []],
+                    "Input type": ["c10::BFloat16", "c10::BFloat16", ""]})")
+                .op("aten::matmul", 1'000, 90'000, "{}")
+                .op("aten::mm", 2'000, 80'000, kMmArgs)
+                .launch(1, 10'000, 5'000, "cuLaunchKernelEx")
+                .launch(2, 20'000, 5'000)
+                .gpu("nvjet_sm90_tst_gemm", 30'000, 30'000, 1)
+                .gpu("splitKreduce_kernel", 60'000, 10'000, 2)
+                .build();
+  const auto w = workOf(t);
+  const GpuOpWork& gemm = byName(t, w, "nvjet_sm90_tst_gemm");
+  const GpuOpWork& reduce = byName(t, w, "splitKreduce_kernel");
+  ASSERT_TRUE(gemm.work) << gemm.note;
+  ASSERT_TRUE(reduce.work) << reduce.note;
+  EXPECT_EQ(t.name(*gemm.source), "aten::mm");  // innermost with a model, not linear
+  EXPECT_EQ(gemm.op_kernels, 2u);
+  EXPECT_DOUBLE_EQ(gemm.share, 0.75);
+  EXPECT_DOUBLE_EQ(reduce.share, 0.25);
+  EXPECT_DOUBLE_EQ(gemm.work->flops, 0.75 * kMmFlops);
+  EXPECT_DOUBLE_EQ(reduce.work->flops, 0.25 * kMmFlops);
+  EXPECT_DOUBLE_EQ(gemm.work->bytes + reduce.work->bytes, kMmBytes);
+  EXPECT_NE(gemm.note.find("split over its 2 kernels"), std::string::npos) << gemm.note;
+}
+
+TEST(KernelWork, UnknownOpsAreMarkedUnknownWithTheReason) {
+  Trace t = SyntheticTrace()
+                .op("aten::cumsum", 0, 10'000, R"({"Input Dims": [[10]], "Input type": ["float"]})")
+                .launch(1, 1'000, 1'000)
+                .gpu("cumsum_kernel", 3'000, 1'000, 1)
+                .op("aten::mm", 20'000, 10'000, R"({"Input Dims": [[2, 3], [3, 4]]})")  // no types
+                .launch(2, 21'000, 1'000)
+                .gpu("gemm", 23'000, 1'000, 2)
+                .gpu("orphan_kernel", 40'000, 1'000, 99)  // its launch was not captured
+                .launch(3, 50'000, 1'000)                 // outside any op
+                .gpu("bare_kernel", 52'000, 1'000, 3)
+                .op("aten::mm", 60'000, 10'000, kMmArgs)  // a graph replayed inside an op says nothing of its shapes
+                .launch(4, 61'000, 1'000, "cudaGraphLaunch")
+                .gpu("graph_kernel", 63'000, 1'000, 4)
+                .build();
+  const auto w = workOf(t);
+  auto expectUnknown = [&](std::string_view name, std::string_view why) {
+    const GpuOpWork& x = byName(t, w, name);
+    EXPECT_FALSE(x.work) << name;
+    EXPECT_NE(x.note.find(why), std::string::npos) << name << ": " << x.note;
+  };
+  expectUnknown("cumsum_kernel", "no work model for aten::cumsum");
+  expectUnknown("gemm", "without input types");
+  expectUnknown("orphan_kernel", "launch call not captured");
+  expectUnknown("bare_kernel", "outside any CPU op");
+  expectUnknown("graph_kernel", "CUDA graph");
+}
+
+TEST(KernelWork, AnOuterModelledOpDoesNotCountWorkANestedOneCounts) {
+  // aten::linear launches a kernel of its own and holds aten::mm, which launches the GEMM.
+  Trace t = SyntheticTrace()
+                .op("aten::linear", 0, 100'000, R"({"Input Dims": [[64, 3072], [768, 3072], []],
+                    "Input type": ["c10::BFloat16", "c10::BFloat16", ""]})")
+                .launch(1, 1'000, 1'000)
+                .op("aten::mm", 10'000, 50'000, kMmArgs)
+                .launch(2, 11'000, 1'000)
+                .gpu("prologue_kernel", 3'000, 1'000, 1)
+                .gpu("gemm", 13'000, 10'000, 2)
+                .build();
+  const auto w = workOf(t);
+  EXPECT_FALSE(byName(t, w, "prologue_kernel").work);
+  EXPECT_NE(byName(t, w, "prologue_kernel").note.find("nested op already counts"), std::string::npos);
+  ASSERT_TRUE(byName(t, w, "gemm").work);
+  EXPECT_DOUBLE_EQ(byName(t, w, "gemm").work->flops, kMmFlops);
+}
+
+TEST(KernelWork, CopiesCarryTheirOwnBytes) {
+  Trace t = SyntheticTrace()
+                .launch(1, 0, 1'000, "cudaMemcpyAsync")
+                .gpuWithArgs("Memcpy DtoD (Device -> Device)", 2'000, 1'000, 1, Category::Memcpy, R"({"bytes": 1000})")
+                .launch(2, 5'000, 1'000, "cudaMemcpyAsync")
+                .gpuWithArgs("Memcpy HtoD (Pinned -> Device)", 7'000, 1'000, 2, Category::Memcpy, R"({"bytes": 500})")
+                .launch(3, 9'000, 1'000, "cudaMemsetAsync")
+                .gpuWithArgs("Memset (Device)", 11'000, 1'000, 3, Category::Memset, R"({"bytes": 64})")
+                .build();
+  const auto w = workOf(t);
+  EXPECT_DOUBLE_EQ(byName(t, w, "Memcpy DtoD (Device -> Device)").work->bytes, 2000);  // read + write
+  EXPECT_DOUBLE_EQ(byName(t, w, "Memcpy HtoD (Pinned -> Device)").work->bytes, 500);
+  EXPECT_DOUBLE_EQ(byName(t, w, "Memset (Device)").work->bytes, 64);
+}
+
+// The fixtures' own shapes, computed here by hand.
+TEST(KernelWorkFixtures, MlpEagerGemmsAndElementwise) {
+  const Trace t = importChromeTrace(test::fixture("mlp_eager.json.gz"));
+  const auto w = workOf(t);
+  int up = 0, down = 0, gelu = 0, mul = 0;
+  for (const GpuOpWork& x : w) {
+    const std::string_view name = t.name(x.op);
+    if (name.starts_with("nvjet_sm90_tst_256x128")) {  // gate and up: [8192, 768] x [768, 3072]
+      ASSERT_TRUE(x.work) << x.note;
+      EXPECT_EQ(t.name(*x.source), "aten::mm");
+      EXPECT_DOUBLE_EQ(x.work->flops, 2.0 * 8192 * 768 * 3072);
+      EXPECT_DOUBLE_EQ(x.work->bytes, (8192.0 * 768 + 768.0 * 3072 + 8192.0 * 3072) * 2);
+      ++up;
+    } else if (name.starts_with("nvjet_sm90_tst_192x128")) {  // down: [8192, 3072] x [3072, 768]
+      ASSERT_TRUE(x.work) << x.note;
+      EXPECT_DOUBLE_EQ(x.work->flops, 2.0 * 8192 * 3072 * 768);
+      ++down;
+    } else if (name.find("Gelu") != std::string_view::npos) {
+      ASSERT_TRUE(x.work) << x.note;
+      EXPECT_DOUBLE_EQ(x.work->flops, 64.0 * 128 * 3072);
+      EXPECT_DOUBLE_EQ(x.work->bytes, 2 * 64.0 * 128 * 3072 * 2);
+      ++gelu;
+    } else if (name.find("BinaryFunctor") != std::string_view::npos) {
+      ASSERT_TRUE(x.work) << x.note;
+      EXPECT_DOUBLE_EQ(x.work->bytes, 3 * 64.0 * 128 * 3072 * 2);
+      ++mul;
+    } else if (name == "Memset (Device)") {
+      ASSERT_TRUE(x.work) << x.note;
+      EXPECT_DOUBLE_EQ(x.work->bytes, 4);
+    }
+  }
+  EXPECT_EQ(up, 6);
+  EXPECT_EQ(down, 3);
+  EXPECT_EQ(gelu, 3);
+  EXPECT_EQ(mul, 3);
+}
+
+TEST(KernelWorkFixtures, LinearEagerAddmmWithBias) {
+  const Trace t = importChromeTrace(test::fixture("linear_eager.json.gz"));
+  const auto w = workOf(t);
+  ASSERT_EQ(w.size(), 3u);
+  for (const GpuOpWork& x : w) {
+    ASSERT_TRUE(x.work) << x.note;
+    EXPECT_EQ(t.name(*x.source), "aten::addmm");
+    EXPECT_DOUBLE_EQ(x.work->flops, 2.0 * 1024 * 32 * 64 + 1024.0 * 64);
+    EXPECT_DOUBLE_EQ(x.work->bytes, (64.0 + 1024 * 32 + 32 * 64 + 1024 * 64) * 2);
+  }
+}
+
+TEST(KernelWorkFixtures, WithoutRecordShapesKernelsAreUnknownCopiesKnown) {
+  const Trace t = importChromeTrace(test::fixture("multistream_memcpy.json.gz"));
+  const auto w = workOf(t);
+  bool saw_kernel = false, saw_h2d = false;
+  for (const GpuOpWork& x : w) {
+    const Category c = t.tracks[x.op.track].category[x.op.index];
+    if (c == Category::Kernel) {
+      saw_kernel = true;
+      EXPECT_FALSE(x.work) << t.name(x.op);
+      EXPECT_FALSE(x.note.empty());
+    }
+    if (t.name(x.op) == "Memcpy HtoD (Pinned -> Device)") {
+      saw_h2d = true;
+      ASSERT_TRUE(x.work);
+      EXPECT_DOUBLE_EQ(x.work->bytes, 67108864);
+    }
+  }
+  EXPECT_TRUE(saw_kernel);
+  EXPECT_TRUE(saw_h2d);
+}
+
+}  // namespace
+}  // namespace fuselab
