@@ -55,6 +55,27 @@ TEST(KernelWork, SplitKSharesTheGemmsWorkByDuration) {
   EXPECT_NE(gemm.note.find("split over its 2 kernels"), std::string::npos) << gemm.note;
 }
 
+// fuselab's large MLP path replays its two kernels from a graph inside one
+// fuselab::fused_mlp op: that op's work covers exactly them, split by duration.
+TEST(KernelWork, AFuselabOpAroundAGraphReplayGivesItsKernelsTheWork) {
+  const std::string args = R"({"Input Dims": [[512, 768], [6144, 768], [768, 3072]],
+      "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"]})";
+  Trace t = SyntheticTrace()
+                .op("fuselab::fused_mlp", 0, 10'000, args)
+                .launch(7, 1'000, 2'000, "cudaGraphLaunch")
+                .gpu("gegluGemmWgmmaKernel", 5'000, 12'000, 7)
+                .gpu("nvjet_sm90_down", 17'000, 6'000, 7)
+                .build();
+  const auto w = workOf(t);
+  const GpuOpWork& geglu = byName(t, w, "gegluGemmWgmmaKernel");
+  const GpuOpWork& down = byName(t, w, "nvjet_sm90_down");
+  ASSERT_TRUE(geglu.work) << geglu.note;
+  ASSERT_TRUE(down.work) << down.note;
+  const double flops = 2.0 * 512 * 768 * 6144 + 2.0 * 512 * 3072 + 2.0 * 512 * 3072 * 768;
+  EXPECT_DOUBLE_EQ(geglu.work->flops + down.work->flops, flops);
+  EXPECT_DOUBLE_EQ(geglu.share, 12.0 / 18.0);
+}
+
 TEST(KernelWork, UnknownOpsAreMarkedUnknownWithTheReason) {
   Trace t = SyntheticTrace()
                 .op("aten::cumsum", 0, 10'000, R"({"Input Dims": [[10]], "Input type": ["float"]})")

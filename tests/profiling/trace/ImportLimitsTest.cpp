@@ -32,8 +32,10 @@ std::string traceOfSize(size_t bytes) {
   return s + "\n]}\n";
 }
 
+// A folder per test: ctest runs the tests of this file side by side.
 std::filesystem::path writeFile(const std::string& name, const std::string& bytes) {
-  auto path = test::scratchDir("ImportLimits") / name;
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  auto path = test::scratchDir("ImportLimits." + test) / name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
