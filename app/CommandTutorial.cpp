@@ -6,6 +6,7 @@
 // with the measured value and the evidence.
 // Exit codes: 0 every expectation met (or nothing to check), 1 some not met or
 // not checkable, 2 bad arguments, an unreadable trace or a failed capture.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -14,7 +15,9 @@
 
 #include "app/AssetPaths.h"
 #include "app/Commands.h"
+#include "app/DistributedCapture.h"
 #include "app/TutorialPresets.h"
+#include "app/TutorialRunStep.h"
 #include "app/WorkloadCapture.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/Expectations.h"
@@ -160,6 +163,24 @@ int runTutorial(const TutorialArgs& a) {
     return 0;
   }
 
+  std::error_code ec;
+  if (isDistributedWorkload(p.params.workload) || std::filesystem::is_directory(a.trace, ec)) {
+    if (!a.screenshot.empty()) {
+      std::cerr << "fuselab tutorial: --screenshot of a run: save it (--save-trace DIR) and use fuselab screenshot --trace DIR\n";
+      return kExitError;
+    }
+    TutorialRunArgs run;
+    run.folder = a.trace;
+    run.save = a.save_trace;
+    run.json = a.json;
+    try {
+      run.device = parseDevice(a.device);
+    } catch (const WorkloadError& e) {
+      std::cerr << "fuselab tutorial: --device: " << e.what() << "\n";
+      return kExitError;
+    }
+    return checkTutorialRunStep(p, run);
+  }
   auto trace = std::make_shared<Trace>();
   if (a.run) {
     Device device;
@@ -239,12 +260,12 @@ void addTutorialCommand(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<TutorialArgs>();
   cmd->add_flag("--list", a->list, "List the steps");
   cmd->add_option("--step", a->step, "Step number (1-based, see --list)");
-  cmd->add_option("--trace", a->trace, "Check this Chrome/Kineto trace (.json / .json.gz) against the step")
-      ->check(CLI::ExistingFile);
+  cmd->add_option("--trace", a->trace, "Check this Chrome/Kineto trace (.json / .json.gz), or a run folder, against the step")
+      ->check(CLI::ExistingPath);
   cmd->add_flag("--run", a->run, "Capture the step's workload and check the capture");
   cmd->add_option("--device", a->device, "Device for --run: cuda or cpu")->capture_default_str();
   cmd->add_flag("--json", a->json, "Print the results as JSON");
-  cmd->add_option("--save-trace", a->save_trace, "Also write the checked trace (.json or .json.gz)");
+  cmd->add_option("--save-trace", a->save_trace, "Also write the checked trace (.json or .json.gz; a run: a new folder)");
   cmd->add_option("--screenshot", a->screenshot, "Write a PNG of the timeline with the results (GUI builds)");
   cmd->add_option("--presets", a->presets, "Folder of preset files (default: the assets/tutorial folder)");
   cmd->callback([a, &exit_code] { exit_code = runTutorial(*a); });

@@ -1,0 +1,23 @@
+// Tutorial steps about runs (a distributed workload, several ranks): the
+// step's live run (`tutorial --step N --run`, DistributedCapture.h) or a
+// folder of rank traces (`--trace DIR`), checked with the run expectations
+// (profiling/analysis/ExpectationsRun.h).
+#pragma once
+
+#include <string>
+
+#include "app/TutorialPresets.h"
+
+namespace fuselab {
+
+struct TutorialRunArgs {
+  Device device = Device::Cuda;
+  std::string folder;      // check this run folder instead of running
+  std::string save;        // keep the live run's folder here
+  bool json = false;
+};
+
+// Exit codes as `tutorial`'s: 0 all met, 1 some not met, 2 a failed run or unreadable folder.
+int checkTutorialRunStep(const TutorialPreset& preset, const TutorialRunArgs& args);
+
+}  // namespace fuselab
