@@ -11,7 +11,9 @@
 #include <iterator>
 
 #include "app/CaptureModule.h"
+#include "app/AssetPaths.h"
 #include "app/DistributedCapture.h"
+#include "app/TutorialPresets.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/app/CliRun.h"
@@ -156,6 +158,18 @@ TEST(TpMlpRun, TwoRunsCompareAndASweepGoesOverRanks) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("\"eager, 1 rank\",tp_mlp,16,ok,"), std::string::npos) << text;
   EXPECT_NE(text.find("\"eager, 2 ranks\",tp_mlp,16,ok,"), std::string::npos) << text;
+}
+
+// The two run steps of the tutorial, on the CPU with Gloo, found by id (not by number).
+TEST(TpMlpRun, TheTutorialRunStepsMeetTheirExpectationsOnTheCpu) {
+  for (const TutorialPreset& p : loadTutorialPresets(tutorialPresetsDir())) {
+    if (p.id != "tp_two_ranks" && p.id != "straggler") continue;
+    SCOPED_TRACE(p.id);
+    const test::CliRun r =
+        test::runFuselab({"tutorial", "--step", std::to_string(p.step), "--run", "--device", "cpu", "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("\"met\": " + std::to_string(p.expectations.size())), std::string::npos) << r.out;
+  }
 }
 
 TEST(TpMlpRun, CudaWithoutAGpuIsRefusedWithAMessage) {
