@@ -15,6 +15,7 @@ int runCaptureRunCommand(const WorkloadParams& params, const CaptureOptions& opt
   run.out = args.out;
   run.timeout = std::chrono::seconds(args.timeout_s);
   std::ostream& status = args.json ? std::cerr : std::cout;
+  run.rank0_says = [&status](const std::string& line) { status << "rank 0: " << line << "\n"; };
   status << "starting " << params.ranks << " ranks of " << params.workload << " on " << deviceName(params.device)
          << " (" << (params.device == Device::Cuda ? "NCCL" : "Gloo") << ")\n";
   RunFolder folder;

@@ -12,6 +12,7 @@
 #include "app/AnalysisReport.h"
 #include "app/CaptureRunCommand.h"
 #include "app/DistributedCapture.h"
+#include "app/RankLauncher.h"
 #include "app/CaptureModule.h"
 #include "app/Commands.h"
 #include "app/Settings.h"
@@ -136,6 +137,10 @@ int runCaptureCommand(const CaptureArgs& a) {
   options.record_shapes = !a.no_shapes;
   options.gpu = !a.no_cupti;
   options.cupti_driver_api = a.driver_api;
+  if (a.rank_worker && !stopWithLauncher()) {
+    std::cerr << "fuselab capture: the process that started this rank is gone\n";
+    return kExitFailed;
+  }
   if (isDistributedWorkload(params.workload) && !a.rank_worker) {
     if (!a.screenshot.empty()) {
       std::cerr << "fuselab capture: --screenshot of a run: use fuselab screenshot --trace DIR with --out DIR\n";

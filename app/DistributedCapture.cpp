@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <thread>
 
 #include "app/CaptureModule.h"
@@ -161,6 +162,11 @@ RunFolder captureRun(const WorkloadParams& params, const CaptureOptions& options
     throw CaptureError(std::string(outcome.cancelled ? "the run was cancelled" : "the run failed") + " (" +
                        std::to_string(p.ranks) + " ranks; the others were stopped, no run folder kept):\n" +
                        outcome.report());
+  if (run.rank0_says) {
+    std::ifstream log(staging.path() / "rank-0.log");
+    for (std::string line; std::getline(log, line);)
+      if (line.starts_with("captured ")) run.rank0_says(line);
+  }
   for (int r = 0; r < p.ranks; ++r) {
     if (!std::filesystem::exists(staging.path() / traceFileName(r)))
       throw CaptureError("rank " + std::to_string(r) + " exited without writing its trace");

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct RunCaptureOptions {
   std::filesystem::path out;  // keep the run folder here (must not exist yet); "" = a temporary one
   std::chrono::seconds timeout{300};  // for the whole job
   const std::atomic<bool>* cancel = nullptr;
+  // Receives what rank 0 said it captured ("captured 3 steps of tp_mlp (fused
+  // -> eager: ...)"), so a fallback is seen; may be empty.
+  std::function<void(const std::string&)> rank0_says;
 };
 
 // The run folder; a temporary one is removed with this object.

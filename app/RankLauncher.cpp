@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -182,6 +183,12 @@ LaunchOutcome runWorkers(const std::vector<WorkerSpec>& workers, std::chrono::mi
   }
   stopAll(pgid, procs);
   return outcome;
+}
+
+bool stopWithLauncher() {
+  const pid_t launcher = ::getppid();
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  return ::getppid() == launcher;  // it did not die before the request
 }
 
 int freeLoopbackPort() {

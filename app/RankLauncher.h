@@ -43,6 +43,11 @@ struct LaunchOutcome {
 LaunchOutcome runWorkers(const std::vector<WorkerSpec>& workers, std::chrono::milliseconds timeout,
                          const std::atomic<bool>* cancel = nullptr);
 
+// For a worker: asks the kernel to send it SIGTERM when the process that
+// started it ends (a launcher that was killed leaves no rank behind). False
+// when that process is already gone.
+bool stopWithLauncher();
+
 // A TCP port on 127.0.0.1 that nothing listens on right now (the kernel's
 // pick for port 0). Throws std::runtime_error when no socket can be bound.
 int freeLoopbackPort();

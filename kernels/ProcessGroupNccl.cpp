@@ -5,6 +5,8 @@
 #ifdef FUSELAB_HAVE_NCCL
 #include <c10/cuda/CUDAFunctions.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+
+#include <cstdlib>
 #endif
 
 namespace fuselab {
@@ -15,6 +17,11 @@ void joinNccl(ProcessGroup& pg) {
   if (pg.world_size > gpus)
     throw WorkloadError(std::to_string(pg.world_size) + " ranks on cuda need " + std::to_string(pg.world_size) +
                         " GPUs (one per rank), and this machine has " + std::to_string(gpus));
+  // What every process fuselab starts has: no NVLink SHARP (NVLS), no
+  // multicast objects for symmetric memory (also for a world of one run in
+  // this process, outside the launcher).
+  ::setenv("NCCL_NVLS_ENABLE", "0", 1);
+  ::setenv("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1", 1);
   c10::cuda::set_device(static_cast<c10::DeviceIndex>(pg.rank));
   auto options = c10d::ProcessGroupNCCL::Options::create();
   options->timeout = std::chrono::milliseconds(kProcessGroupTimeout);

@@ -12,6 +12,7 @@
 
 #include "app/CaptureModule.h"
 #include "app/AssetPaths.h"
+#include "app/CaptureWorker.h"
 #include "app/DistributedCapture.h"
 #include "app/TutorialPresets.h"
 #include "profiling/analysis/RunAnalysis.h"
@@ -57,6 +58,7 @@ TEST(TpMlpRun, TwoGlooRanksMakeOneRunFolder) {
   const test::CliRun r = test::runFuselab(captureArgs(out));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("captured 2 ranks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rank 0: captured 3 steps of tp_mlp (eager): rank 0 of 2 (gloo)"), std::string::npos) << r.out;
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(out)) files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
@@ -86,6 +88,41 @@ TEST(TpMlpRun, OverlapRunsFourAllReducesPerStep) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const fuselab::Run run = loadRun(expandRunPaths({out}));
   for (const RankTrace& rank : run.ranks) EXPECT_EQ(countNamed(rank.trace, "gloo:all_reduce"), 12u) << rank.file;
+}
+
+TEST(TpMlpRun, FusedOnTheCpuSaysItRunsEagerAndJsonIsAloneOnStdout) {
+  const fs::path out = test::scratchDir("TpMlpRunFused") / "run";
+  auto args = captureArgs(out, "fused");
+  args.push_back("--json");
+  const test::CliRun r = test::runFuselab(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out.front(), '{') << r.out;
+  EXPECT_NE(r.err.find("fused -> eager: the fused kernel runs on CUDA only"), std::string::npos) << r.err;
+}
+
+// Run in the window: the worker thread starts the ranks and hands back the run.
+TEST(TpMlpRun, TheCaptureWorkerReturnsARunOfEveryRank) {
+  CaptureWorker worker;
+  CaptureRequest req;
+  req.params.workload = "tp_mlp";
+  req.params.device = Device::Cpu;
+  req.params.dtype = DType::FP32;
+  req.params.batch = 2;
+  req.params.seq = 16;
+  req.params.dim = 64;
+  req.params.hidden = 128;
+  req.params.ranks = 2;
+  req.options.warmup = 2;
+  req.options.steps = 3;
+  worker.submit(req);
+  worker.waitIdle();
+  auto r = worker.poll();
+  ASSERT_TRUE(r.has_value());
+  ASSERT_TRUE(r->ok()) << r->error;
+  ASSERT_NE(r->run, nullptr);
+  EXPECT_EQ(r->run->run->ranks.size(), 2u);
+  EXPECT_EQ(r->run->analysis.collectives.size(), 3u);
 }
 
 TEST(TpMlpRun, TheDelayedRankIsLateAtEveryAllReduce) {
