@@ -49,7 +49,7 @@ struct CaptureArgs {
   std::string out;  // trace file; none written when empty
   std::string screenshot;  // PNG of the captured timeline; none when empty
   bool json = false;
-  std::string ranks = "1";
+  std::optional<std::string> ranks;  // unset: the workload's default (tp_mlp: 2)
   std::string delay_rank;  // "R:US"
   std::string rank_timeout = "300";
   bool rank_worker = false;  // one rank of a job a parent fuselab started (DistributedCapture.h)
@@ -90,7 +90,7 @@ WorkloadParams workloadParams(const CaptureArgs& a) {
   p.device = parseDevice(a.device);
   p.graph = a.graph;
   p.seed = static_cast<uint64_t>(parseInt("--seed", a.seed, 0, INT64_MAX));
-  p.ranks = static_cast<int>(parseInt("--ranks", a.ranks, 1, SizeLimits::kMaxRanks));
+  if (a.ranks) p.ranks = static_cast<int>(parseInt("--ranks", *a.ranks, 1, SizeLimits::kMaxRanks));
   if (!a.delay_rank.empty()) parseDelayRank(a.delay_rank, p);
   if (!isDistributedWorkload(p.workload) && (p.ranks != 1 || p.delay_rank >= 0))
     throw BadValue("--ranks and --delay-rank apply to distributed workloads (tp_mlp), not " + p.workload);
@@ -233,8 +233,8 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
       ->type_name("FILE");
   cmd->add_flag("--json", a->json, "Print the analysis as JSON instead of text");
   cmd->add_option("--ranks", a->ranks, "Processes of a distributed workload (tp_mlp): one per GPU (NCCL) or CPU "
-                                       "process (Gloo); --out DIR keeps the run folder")
-      ->type_name("INT")->capture_default_str();
+                                       "process (Gloo), default 2; --out DIR keeps the run folder")
+      ->type_name("INT");
   cmd->add_option("--delay-rank", a->delay_rank, "R:US: rank R sleeps US microseconds before its all-reduce in "
                                                  "every step (a straggler)")->type_name("R:US");
   cmd->add_option("--rank-timeout", a->rank_timeout, "Seconds the ranks of a run may take in all")
