@@ -135,6 +135,9 @@ std::filesystem::path fuselabExecutable() {
 }
 
 RunFolder captureRun(const WorkloadParams& params, const CaptureOptions& options, const RunCaptureOptions& run) {
+#ifdef FUSELAB_VIEWER_ONLY
+  captureBackend();  // says that live capture is not part of this build, before any rank starts
+#endif
   const WorkloadParams p = checkedParams(params);
   const std::filesystem::path exe = fuselabExecutable();
   RunFolder staging(stagingFolder(run), false);
