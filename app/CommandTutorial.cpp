@@ -6,7 +6,6 @@
 // with the measured value and the evidence.
 // Exit codes: 0 every expectation met (or nothing to check), 1 some not met or
 // not checkable, 2 bad arguments, an unreadable trace or a failed capture.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,7 +14,6 @@
 
 #include "app/AssetPaths.h"
 #include "app/Commands.h"
-#include "app/DistributedCapture.h"
 #include "app/TutorialPresets.h"
 #include "app/TutorialRunStep.h"
 #include "app/WorkloadCapture.h"
@@ -163,24 +161,8 @@ int runTutorial(const TutorialArgs& a) {
     return 0;
   }
 
-  std::error_code ec;
-  if (isDistributedWorkload(p.params.workload) || std::filesystem::is_directory(a.trace, ec)) {
-    if (!a.screenshot.empty()) {
-      std::cerr << "fuselab tutorial: --screenshot of a run: save it (--save-trace DIR) and use fuselab screenshot --trace DIR\n";
-      return kExitError;
-    }
-    TutorialRunArgs run;
-    run.folder = a.trace;
-    run.save = a.save_trace;
-    run.json = a.json;
-    try {
-      run.device = parseDevice(a.device);
-    } catch (const WorkloadError& e) {
-      std::cerr << "fuselab tutorial: --device: " << e.what() << "\n";
-      return kExitError;
-    }
-    return checkTutorialRunStep(p, run);
-  }
+  if (isTutorialRunStep(p, a.trace))
+    return checkTutorialRunStep(p, {a.device, a.trace, a.save_trace, a.screenshot, a.json});
   auto trace = std::make_shared<Trace>();
   if (a.run) {
     Device device;

@@ -1,5 +1,6 @@
 #include "app/TutorialRunStep.h"
 
+#include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -60,17 +61,34 @@ nlohmann::ordered_json resultsJson(const TutorialPreset& p, const std::string& f
 
 }  // namespace
 
+bool isTutorialRunStep(const TutorialPreset& p, const std::string& trace_arg) {
+  std::error_code ec;
+  return isDistributedWorkload(p.params.workload) || std::filesystem::is_directory(trace_arg, ec);
+}
+
 int checkTutorialRunStep(const TutorialPreset& p, const TutorialRunArgs& a) {
   std::ostream& status = a.json ? std::cerr : std::cout;
+  if (!a.screenshot.empty()) {
+    std::cerr << "fuselab tutorial: --screenshot of a run: keep it (--save-trace DIR) and use fuselab screenshot "
+                 "--trace DIR\n";
+    return kExitError;
+  }
+  Device device = Device::Cuda;
+  try {
+    device = parseDevice(a.device);
+  } catch (const WorkloadError& e) {
+    std::cerr << "fuselab tutorial: --device: " << e.what() << "\n";
+    return kExitError;
+  }
   RunFolder live;
   std::string folder = a.folder;
   if (folder.empty()) {
     status << "Step " << p.step << ": " << p.title << "\nGuess first: " << p.guess_first << "\n\nRunning "
-           << describePresetRun(p) << " on " << deviceName(a.device) << "...\n";
+           << describePresetRun(p) << " on " << deviceName(device) << "...\n";
     try {
       RunCaptureOptions run;
       run.out = a.save;
-      live = captureRun(presetParams(p, a.device), presetCaptureOptions(p), run);
+      live = captureRun(presetParams(p, device), presetCaptureOptions(p), run);
     } catch (const NoGpuError& e) {
       std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << ": use --device cpu\n";
       return kExitError;

@@ -11,11 +11,16 @@
 namespace fuselab {
 
 struct TutorialRunArgs {
-  Device device = Device::Cuda;
-  std::string folder;      // check this run folder instead of running
-  std::string save;        // keep the live run's folder here
+  std::string device = "cuda";  // as typed (--device)
+  std::string folder;      // check this run folder instead of running (--trace DIR)
+  std::string save;        // keep the live run's folder here (--save-trace DIR)
+  std::string screenshot;  // refused for runs: the message says what to use
   bool json = false;
 };
+
+// Whether `tutorial` checks this step as a run: a distributed workload, or
+// --trace naming a folder.
+bool isTutorialRunStep(const TutorialPreset& preset, const std::string& trace_arg);
 
 // Exit codes as `tutorial`'s: 0 all met, 1 some not met, 2 a failed run or unreadable folder.
 int checkTutorialRunStep(const TutorialPreset& preset, const TutorialRunArgs& args);

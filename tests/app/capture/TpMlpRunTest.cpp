@@ -202,10 +202,15 @@ TEST(TpMlpRun, TheTutorialRunStepsMeetTheirExpectationsOnTheCpu) {
   for (const TutorialPreset& p : loadTutorialPresets(tutorialPresetsDir())) {
     if (p.id != "tp_two_ranks" && p.id != "straggler") continue;
     SCOPED_TRACE(p.id);
-    const test::CliRun r =
-        test::runFuselab({"tutorial", "--step", std::to_string(p.step), "--run", "--device", "cpu", "--json"});
+    const fs::path kept = test::scratchDir("TpMlpRunTutorial_" + p.id) / "run";
+    const std::string step = std::to_string(p.step);
+    test::CliRun r = test::runFuselab(
+        {"tutorial", "--step", step, "--run", "--device", "cpu", "--json", "--save-trace", kept.string()});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("\"met\": " + std::to_string(p.expectations.size())), std::string::npos) << r.out;
+    // The kept run folder checks the same way.
+    r = test::runFuselab({"tutorial", "--step", step, "--trace", kept.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   }
 }
 
