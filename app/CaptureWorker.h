@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "profiling/analysis/RunView.h"
 #include "profiling/capture_api/CaptureTypes.h"
 #include "profiling/capture_api/Workload.h"
 
@@ -27,6 +28,9 @@ struct CaptureJobResult {
   uint64_t id = 0;  // as returned by submit()
   CaptureRequest request;
   std::shared_ptr<const Trace> trace;  // null when it failed or was cancelled
+  // A distributed workload (DistributedCapture.h): its run, every rank's
+  // trace, instead of `trace`.
+  std::shared_ptr<const RunView> run;
   std::vector<std::string> messages;   // CPU-only fallback, dropped records, ...
   std::string error;                   // for people; empty on success
   bool out_of_memory = false;
@@ -36,7 +40,7 @@ struct CaptureJobResult {
   int64_t steps_wall_ns = 0;
   double seconds = 0;  // the whole job: build, warmup, capture, merge
 
-  bool ok() const { return trace != nullptr; }
+  bool ok() const { return trace != nullptr || run != nullptr; }
 };
 
 class CaptureWorker {

@@ -10,6 +10,9 @@
 #include <optional>
 
 #include "app/AnalysisReport.h"
+#include "app/CaptureRunCommand.h"
+#include "app/DistributedCapture.h"
+#include "app/RankLauncher.h"
 #include "app/CaptureModule.h"
 #include "app/Commands.h"
 #include "app/Settings.h"
@@ -46,6 +49,10 @@ struct CaptureArgs {
   std::string out;  // trace file; none written when empty
   std::string screenshot;  // PNG of the captured timeline; none when empty
   bool json = false;
+  std::optional<std::string> ranks;  // unset: the workload's default (tp_mlp: 2)
+  std::string delay_rank;  // "R:US"
+  std::string rank_timeout = "300";
+  bool rank_worker = false;  // one rank of a job a parent fuselab started (DistributedCapture.h)
 };
 
 class BadValue : public std::runtime_error {
@@ -83,6 +90,10 @@ WorkloadParams workloadParams(const CaptureArgs& a) {
   p.device = parseDevice(a.device);
   p.graph = a.graph;
   p.seed = static_cast<uint64_t>(parseInt("--seed", a.seed, 0, INT64_MAX));
+  if (a.ranks) p.ranks = static_cast<int>(parseInt("--ranks", *a.ranks, 1, SizeLimits::kMaxRanks));
+  if (!a.delay_rank.empty()) parseDelayRank(a.delay_rank, p);
+  if (!isDistributedWorkload(p.workload) && (p.ranks != 1 || p.delay_rank >= 0))
+    throw BadValue("--ranks and --delay-rank apply to distributed workloads (tp_mlp), not " + p.workload);
   return p;
 }
 
@@ -126,6 +137,24 @@ int runCaptureCommand(const CaptureArgs& a) {
   options.record_shapes = !a.no_shapes;
   options.gpu = !a.no_cupti;
   options.cupti_driver_api = a.driver_api;
+  if (a.rank_worker && !stopWithLauncher()) {
+    std::cerr << "fuselab capture: the process that started this rank is gone\n";
+    return kExitFailed;
+  }
+  if (isDistributedWorkload(params.workload) && !a.rank_worker) {
+    if (!a.screenshot.empty()) {
+      std::cerr << "fuselab capture: --screenshot of a run: use fuselab screenshot --trace DIR with --out DIR\n";
+      return kExitBadValue;
+    }
+    int timeout_s = 0;
+    try {
+      timeout_s = static_cast<int>(parseInt("--rank-timeout", a.rank_timeout, 1, 86400));
+    } catch (const BadValue& e) {
+      std::cerr << "fuselab capture: " << e.what() << "\n";
+      return kExitBadValue;
+    }
+    return runCaptureRunCommand(params, options, {a.out, a.json, timeout_s});
+  }
 
   CaptureResult result;
   try {
@@ -163,6 +192,7 @@ int runCaptureCommand(const CaptureArgs& a) {
     }
     status << "wrote " << a.out << "\n";
   }
+  if (a.rank_worker) return 0;  // the parent analyses the run
   AnalysisOptions analysis_options;
   analysis_options.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
   const TraceAnalysis analysis = analyzeTrace(result.trace, analysis_options);
@@ -183,7 +213,7 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   std::string workloads;
   for (const auto& info : workloadCatalog()) workloads += (workloads.empty() ? "" : ", ") + info.name;
   cmd->add_option("--workload", a->workload, "Workload: " + workloads)->capture_default_str();
-  cmd->add_option("--variant", a->variant, "Workload variant (mlp: geglu or stacked)");
+  cmd->add_option("--variant", a->variant, "Workload variant (mlp: geglu or stacked; tp_mlp: eager, fused or overlap)");
   cmd->add_option("--batch", a->batch, "Batch size (default: the workload's)")->type_name("INT");
   cmd->add_option("--seq", a->seq, "Sequence length (mlp; tokens = batch * seq)")->type_name("INT");
   cmd->add_option("--dim", a->dim, "Model dim / in features (matmul_add: the square size)")->type_name("INT");
@@ -202,6 +232,15 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--screenshot", a->screenshot, "Also write a PNG of the captured timeline (GUI builds)")
       ->type_name("FILE");
   cmd->add_flag("--json", a->json, "Print the analysis as JSON instead of text");
+  cmd->add_option("--ranks", a->ranks, "Processes of a distributed workload (tp_mlp): one per GPU (NCCL) or CPU "
+                                       "process (Gloo), default 2; --out DIR keeps the run folder")
+      ->type_name("INT");
+  cmd->add_option("--delay-rank", a->delay_rank, "R:US: rank R sleeps US microseconds before its all-reduce in "
+                                                 "every step (a straggler)")->type_name("R:US");
+  cmd->add_option("--rank-timeout", a->rank_timeout, "Seconds the ranks of a run may take in all")
+      ->type_name("S")->capture_default_str();
+  cmd->add_flag("--rank-worker", a->rank_worker, "One rank of a run started by fuselab itself (internal)")
+      ->group("");
   cmd->callback([a, &exit_code] { exit_code = runCaptureCommand(*a); });
 }
 

@@ -7,11 +7,13 @@
 // Exit codes: 0 ok (skipped variants and failed points are reported in the
 // table), 1 a file could not be written or there is no capture module, 2 bad
 // arguments.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "app/Commands.h"
+#include "app/DistributedCapture.h"
 #include "app/Settings.h"
 #include "app/Sweep.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
@@ -31,7 +33,8 @@ constexpr int kExitError = 2;
 
 struct SweepArgs {
   std::string workload = "mlp";
-  std::string variants = "eager,graph,fused";
+  std::string variants;  // "" = eager,graph,fused (tp_mlp: eager,overlap)
+  std::string ranks;     // tp_mlp: rank counts, e.g. "1,2"
   std::string tokens = "1:8192";
   std::string device = "cuda";
   std::string dtype = "bf16";
@@ -66,7 +69,17 @@ int runSweepCommand(const SweepArgs& a) {
     if (a.hidden) o.base.hidden = *a.hidden;
     if (a.out_features) o.base.out = *a.out_features;
     checkSizes(o.base);
-    o.variants = splitList(a.variants);
+    const bool run = isDistributedWorkload(o.base.workload);
+    o.variants = splitList(!a.variants.empty() ? a.variants : run ? "eager,overlap" : "eager,graph,fused");
+    if (!a.ranks.empty() && !run) throw SweepError("--ranks applies to distributed workloads (tp_mlp), not " + a.workload);
+    for (const auto& r : splitList(a.ranks)) {
+      WorkloadParams check = o.base;
+      check.ranks = std::atoi(r.c_str());
+      if (r.find_first_not_of("0123456789") != std::string::npos || check.ranks < 1 ||
+          check.ranks > SizeLimits::kMaxRanks)
+        throw SweepError("--ranks: '" + r + "' is not a rank count from 1 to " + std::to_string(SizeLimits::kMaxRanks));
+      o.ranks.push_back(check.ranks);
+    }
     o.tokens = parseTokenRange(a.tokens);
     o.rounds = a.rounds;
     o.capture_steps = a.capture_steps;
@@ -131,9 +144,13 @@ void addSweepCommand(CLI::App& app, int& exit_code) {
       "sweep", "Time a workload over a range of token counts (eager, CUDA graph, fused) and find where it turns "
                "from overhead-bound to compute-bound");
   auto a = std::make_shared<SweepArgs>();
-  cmd->add_option("--workload", a->workload, "mlp or linear (the fused variant of mlp is fused_mlp)")
+  cmd->add_option("--workload", a->workload, "mlp, linear or tp_mlp (the fused variant of mlp is fused_mlp)")
       ->capture_default_str();
-  cmd->add_option("--variants", a->variants, "Comma-separated: eager, graph, fused")->capture_default_str();
+  cmd->add_option("--variants", a->variants,
+                  "Comma-separated: eager, graph, fused (default: all three; tp_mlp: eager, fused, overlap, default "
+                  "eager,overlap)");
+  cmd->add_option("--ranks", a->ranks, "tp_mlp: comma-separated rank counts, e.g. 1,2 (each point is a run; its "
+                                       "time is rank 0's unprofiled time per forward)");
   cmd->add_option("--tokens", a->tokens, "FIRST:LAST (powers of two) or a list such as 1,64,512,8192")
       ->capture_default_str();
   cmd->add_option("--device", a->device, "cuda or cpu")->capture_default_str();

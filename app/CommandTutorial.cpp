@@ -15,6 +15,7 @@
 #include "app/AssetPaths.h"
 #include "app/Commands.h"
 #include "app/TutorialPresets.h"
+#include "app/TutorialRunStep.h"
 #include "app/WorkloadCapture.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/Expectations.h"
@@ -160,6 +161,8 @@ int runTutorial(const TutorialArgs& a) {
     return 0;
   }
 
+  if (isTutorialRunStep(p, a.trace))
+    return checkTutorialRunStep(p, {a.device, a.trace, a.save_trace, a.screenshot, a.json});
   auto trace = std::make_shared<Trace>();
   if (a.run) {
     Device device;
@@ -239,12 +242,12 @@ void addTutorialCommand(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<TutorialArgs>();
   cmd->add_flag("--list", a->list, "List the steps");
   cmd->add_option("--step", a->step, "Step number (1-based, see --list)");
-  cmd->add_option("--trace", a->trace, "Check this Chrome/Kineto trace (.json / .json.gz) against the step")
-      ->check(CLI::ExistingFile);
+  cmd->add_option("--trace", a->trace, "Check this Chrome/Kineto trace (.json / .json.gz), or a run folder, against the step")
+      ->check(CLI::ExistingPath);
   cmd->add_flag("--run", a->run, "Capture the step's workload and check the capture");
   cmd->add_option("--device", a->device, "Device for --run: cuda or cpu")->capture_default_str();
   cmd->add_flag("--json", a->json, "Print the results as JSON");
-  cmd->add_option("--save-trace", a->save_trace, "Also write the checked trace (.json or .json.gz)");
+  cmd->add_option("--save-trace", a->save_trace, "Also write the checked trace (.json or .json.gz; a run: a new folder)");
   cmd->add_option("--screenshot", a->screenshot, "Write a PNG of the timeline with the results (GUI builds)");
   cmd->add_option("--presets", a->presets, "Folder of preset files (default: the assets/tutorial folder)");
   cmd->callback([a, &exit_code] { exit_code = runTutorial(*a); });

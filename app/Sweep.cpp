@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/DistributedCapture.h"
 #include "app/WorkloadCapture.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/capture_api/CaptureBackend.h"
@@ -15,6 +16,28 @@
 #include "profiling/trace/DurationText.h"
 
 namespace fuselab {
+
+void addTraceFigures(const Trace& trace, const SweepOptions& o, SweepPoint& point, SweepResult& result) {
+  AnalysisOptions ao;
+  ao.measured_ceilings = o.measured_ceilings;
+  const TraceAnalysis a = analyzeTrace(trace, ao);
+  point.verdict = std::string(verdictName(a.verdict.kind));
+  if (a.gpu_op_count == 0) return;
+  point.gpu_utilization = a.utilization.fraction;
+  if (!result.ceilings) result.ceilings = a.roofline.ceilings;
+  if (a.steps.empty()) return;
+  double k = 0, l = 0, bytes = 0;
+  bool bytes_known = true;
+  for (const StepStats& s : a.steps) {
+    k += double(s.kernels);
+    l += double(s.launches);
+    bytes += s.roofline.bytes;
+    bytes_known &= s.roofline.unknown == 0 && s.roofline.known > 0;
+  }
+  point.kernels_per_forward = k / double(a.steps.size());
+  point.launches_per_forward = l / double(a.steps.size());
+  if (bytes_known) point.bytes_per_forward = bytes / double(a.steps.size());
+}
 
 const std::vector<std::string>& sweepVariantNames() {
   static const std::vector<std::string> names = {"eager", "graph", "fused"};
@@ -86,26 +109,7 @@ void captureFigures(Workload& w, const SweepOptions& o, SweepPoint& point, Sweep
     CaptureResult c = captureBackend().capture(captureTarget(w), co, nullptr);
     for (const auto& m : c.messages) point.note += (point.note.empty() ? "" : "; ") + m;
     if (c.cancelled) return;
-    AnalysisOptions ao;
-    ao.measured_ceilings = o.measured_ceilings;
-    const TraceAnalysis a = analyzeTrace(c.trace, ao);
-    point.verdict = std::string(verdictName(a.verdict.kind));
-    if (!c.gpu_captured || a.gpu_op_count == 0) return;
-    point.gpu_utilization = a.utilization.fraction;
-    if (!result.ceilings) result.ceilings = a.roofline.ceilings;
-    if (!a.steps.empty()) {
-      double k = 0, l = 0, bytes = 0;
-      bool bytes_known = true;
-      for (const StepStats& s : a.steps) {
-        k += double(s.kernels);
-        l += double(s.launches);
-        bytes += s.roofline.bytes;
-        bytes_known &= s.roofline.unknown == 0 && s.roofline.known > 0;
-      }
-      point.kernels_per_forward = k / double(a.steps.size());
-      point.launches_per_forward = l / double(a.steps.size());
-      if (bytes_known) point.bytes_per_forward = bytes / double(a.steps.size());
-    }
+    addTraceFigures(c.trace, o, point, result);
   } catch (const CaptureError& e) {
     point.note += std::string(point.note.empty() ? "" : "; ") + "no utilization: " + e.what();
   }
@@ -166,6 +170,7 @@ std::vector<int64_t> parseTokenRange(const std::string& text) {
 }
 
 WorkloadParams sweepParams(const SweepOptions& o, const std::string& variant, int64_t tokens, std::string* skip_reason) {
+  if (isDistributedWorkload(o.base.workload)) return runSweepParams(o, variant, tokens, o.base.ranks);
   const auto& names = sweepVariantNames();
   if (std::find(names.begin(), names.end(), variant) == names.end())
     throw SweepError("unknown sweep variant '" + variant + "' (choose eager, graph, fused)");
@@ -251,6 +256,7 @@ SweepCrossover findCrossover(const std::vector<SweepPoint>& points) {
 }
 
 SweepResult runSweep(const SweepOptions& o, SweepProgress* progress) {
+  if (isDistributedWorkload(o.base.workload)) return runRunSweep(o, progress);
   if (o.tokens.empty()) throw SweepError("no token counts to sweep");
   if (o.variants.empty()) throw SweepError("no variants to sweep (choose from eager, graph, fused)");
   for (int64_t t : o.tokens)

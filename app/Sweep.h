@@ -74,6 +74,7 @@ struct SweepOptions {
   int64_t min_round_ns = 2'000'000;    // n forwards per round grows until a round lasts this long
   int max_forwards_per_round = 4096;
   int capture_steps = 3;               // steps of the utilization capture; 0 = no capture
+  std::vector<int> ranks;              // distributed workloads (tp_mlp): rank counts to sweep (empty: base.ranks)
   // Ceilings measured on GPUs (the settings'); else the published ones of the GPU.
   std::vector<Ceilings> measured_ceilings;
   // Called on the sweeping thread after each point (e.g. to update a plot).
@@ -117,6 +118,20 @@ WorkloadParams sweepParams(const SweepOptions& options, const std::string& varia
 // Throws SweepError for bad options, CaptureError when there is no capture
 // module to run the points.
 SweepResult runSweep(const SweepOptions& options, SweepProgress* progress = nullptr);
+
+// A sweep of a distributed workload (tp_mlp; SweepRun.cpp): a series per
+// variant and rank count ("overlap, 2 ranks"), each point a run of its own
+// processes (DistributedCapture.h). Time per forward is rank 0's unprofiled
+// time per step (the observer-effect forwards its worker times without the
+// profiler); utilization and kernels come from rank 0's trace.
+SweepResult runRunSweep(const SweepOptions& options, SweepProgress* progress);
+// tp_mlp's parameters at `tokens` tokens (batch = tokens, seq 1) on `ranks`
+// ranks. Throws SweepError for a variant tp_mlp does not have.
+WorkloadParams runSweepParams(const SweepOptions& options, const std::string& variant, int64_t tokens, int ranks);
+
+// The figures of one point from a captured trace: verdict, GPU utilization,
+// kernels and launches per step, bytes per step.
+void addTraceFigures(const Trace& trace, const SweepOptions& options, SweepPoint& point, SweepResult& result);
 
 // The crossover of one series' successful points: floor = time at the
 // smallest token count, compute line = time / tokens at the largest; found

@@ -81,7 +81,8 @@ const WorkloadInfo* findWorkload(const std::vector<WorkloadInfo>& all, const std
 void readRun(const nlohmann::json& run, const std::string& src, TutorialPreset& p) {
   Reader r(run, src);
   if (!run.is_object()) r.fail("run", "expected an object, got " + Reader::shown(run));
-  r.onlyKeys({"workload", "variant", "batch", "seq", "dim", "hidden", "out", "dtype", "graph", "warmup", "steps"},
+  r.onlyKeys({"workload", "variant", "batch", "seq", "dim", "hidden", "out", "dtype", "graph", "warmup", "steps",
+              "ranks", "delay_rank", "delay_us"},
              "run.");
   const std::string workload = r.text("workload", "run.workload");
   const auto& all = workloadCatalog();
@@ -120,6 +121,9 @@ void readRun(const nlohmann::json& run, const std::string& src, TutorialPreset& 
     if (!g.is_boolean()) r.fail("run.graph", "expected true or false, got " + Reader::shown(g));
     p.params.graph = g.get<bool>();
   }
+  if (r.has("ranks")) p.params.ranks = int(r.integer("ranks", "run.ranks", 1, SizeLimits::kMaxRanks));
+  if (r.has("delay_rank")) p.params.delay_rank = int(r.integer("delay_rank", "run.delay_rank", 0, SizeLimits::kMaxRanks));
+  if (r.has("delay_us")) p.params.delay_us = r.integer("delay_us", "run.delay_us", 0, SizeLimits::kMaxDelayUs);
   p.warmup = int(r.integer("warmup", "run.warmup", 0, kMaxWarmup));
   p.steps = int(r.integer("steps", "run.steps", 1, kMaxSteps));
   try {
@@ -272,6 +276,8 @@ std::string describePresetRun(const TutorialPreset& preset) {
   }
   o << ", " << dtypeName(p.dtype);
   if (p.graph) o << ", CUDA graph";
+  if (p.ranks > 1) o << ", " << p.ranks << " ranks";
+  if (p.delay_rank >= 0) o << ", rank " << p.delay_rank << " delayed " << p.delay_us << " us";
   o << ", warmup " << preset.warmup << ", " << preset.steps << " step" << (preset.steps == 1 ? "" : "s");
   return o.str();
 }

@@ -31,6 +31,11 @@ std::string workloadParamsJson(const WorkloadParams& p) {
   j["device"] = deviceName(p.device);
   j["graph"] = p.graph;
   j["seed"] = p.seed;
+  if (p.ranks != 1 || p.delay_rank >= 0) {
+    j["ranks"] = p.ranks;
+    j["delay_rank"] = p.delay_rank;
+    j["delay_us"] = p.delay_us;
+  }
   return j.dump();
 }
 
@@ -51,6 +56,9 @@ std::optional<WorkloadParams> workloadParamsOf(const Trace& trace) {
       p.device = parseDevice(j.value("device", deviceName(p.device)));
       p.graph = j.value("graph", p.graph);
       p.seed = j.value("seed", p.seed);
+      p.ranks = j.value("ranks", p.ranks);
+      p.delay_rank = j.value("delay_rank", p.delay_rank);
+      p.delay_us = j.value("delay_us", p.delay_us);
       return p;
     } catch (const nlohmann::json::exception& e) {
       throw WorkloadError(std::string("the trace's fuselabWorkload field is malformed: ") + e.what());
@@ -69,6 +77,8 @@ CaptureResult captureWorkload(const WorkloadParams& params, const CaptureOptions
   if (!result.cancelled) {
     result.trace.meta.trace_name = workload->describe();
     result.trace.meta.extra_fields.emplace_back("fuselabWorkload", workloadParamsJson(params));
+    if (const std::string info = workload->distributedInfoJson(); !info.empty())
+      result.trace.meta.extra_fields.emplace_back("distributedInfo", info);
   }
   return result;
 }

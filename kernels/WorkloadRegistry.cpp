@@ -22,6 +22,7 @@ std::vector<WorkloadEntry> entries() {
       linearEntry(),
       mlpEntry(),
       fusedMlpEntry(),
+      tpMlpEntry(),
   };
 }
 

@@ -62,6 +62,20 @@ bool WorkbenchPanel::drawSizes(const Theme& theme) {
   if (use.dim) changed |= sizeSlider(use.dim_label, p.dim, WorkbenchRanges::kMaxDim);
   if (use.hidden) changed |= sizeSlider("hidden", p.hidden, WorkbenchRanges::kMaxHidden);
   if (use.out) changed |= sizeSlider("out", p.out, WorkbenchRanges::kMaxOut);
+  if (p.workload == "tp_mlp") {  // a run: one process per rank (GPU with NCCL, CPU process with Gloo)
+    int ranks = p.ranks;
+    changed |= ImGui::SliderInt("ranks", &ranks, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    p.ranks = ranks;
+    int delayed = p.delay_rank;
+    changed |= ImGui::SliderInt("late rank", &delayed, -1, p.ranks - 1, delayed < 0 ? "none" : "%d",
+                                ImGuiSliderFlags_AlwaysClamp);
+    p.delay_rank = std::min(delayed, p.ranks - 1);
+    if (p.delay_rank >= 0) {
+      int ms = static_cast<int>(p.delay_us / 1000);
+      changed |= ImGui::SliderInt("delay ms", &ms, 0, 200, "%d", ImGuiSliderFlags_AlwaysClamp);
+      p.delay_us = int64_t(ms) * 1000;
+    }
+  }
   ImGui::PopItemWidth();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+click a slider to type a value");
   if (use.seq) ImGui::TextDisabled("%lld tokens", static_cast<long long>(p.batch * p.seq));

@@ -12,6 +12,7 @@
 #include "app/gui/Workspace.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/Expectations.h"
+#include "profiling/analysis/ExpectationsRun.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
@@ -75,7 +76,15 @@ void TeachingPanels::pollCaptures() {
     const std::string failure = r->cancelled ? "cancelled" : r->error;
     if (r->id == tutorial_job_) {
       tutorial_job_ = 0;
-      if (r->ok()) {
+      if (r->run) {  // a run step (tp_mlp): checked on the run, shown as one
+        const TutorialPreset& p = presets_[current_];
+        ws_.showRun(r->run, "step " + std::to_string(p.step) + ": " + std::to_string(r->request.params.ranks) +
+                                " ranks of " + r->request.params.workload);
+        check_.results = evaluateRunExpectations(*r->run->run, r->run->analysis, p.expectations);
+        check_.checked = "live run of " + std::to_string(r->request.params.ranks) + " ranks";
+        check_.error.clear();
+        checked_trace_ = std::shared_ptr<const Trace>(r->run, &r->run->merged.trace);
+      } else if (r->ok()) {
         awaiting_trace_ = r->trace;
         const TutorialPreset& p = presets_[current_];
         ws_.showTrace(r->trace, "step " + std::to_string(p.step) + ": " + r->trace->meta.trace_name);
@@ -91,7 +100,9 @@ void TeachingPanels::pollCaptures() {
       compare_job_ = 0;
       const char* side = compare_job_side_a_ ? "A" : "B";
       if (r->ok()) {
-        std::shared_ptr<const Trace> trace = r->trace;
+        // A run compares as its ranks merged on the aligned axis.
+        std::shared_ptr<const Trace> trace =
+            r->run ? std::shared_ptr<const Trace>(r->run, &r->run->merged.trace) : r->trace;
         compare_future_side_a_ = compare_job_side_a_;
         compare_b_ = std::async(std::launch::async, [trace] {
           return std::make_pair(trace, std::shared_ptr<const TraceAnalysis>(

@@ -54,7 +54,13 @@ void Workbench::poll() {
   if (auto r = worker_.poll()) {
     if (captureModuleLoaded()) status_.gpu_available = captureBackend().gpuAvailable();
     if (!status_.gpu_available) panel_.setDevice(Device::Cpu);
-    if (r->ok()) {
+    if (r->run) {
+      ws_.showRun(r->run, "live run: " + std::to_string(r->request.params.ranks) + " ranks of " + r->request.params.workload);
+      status_.message = "captured " + std::to_string(r->request.params.ranks) + " ranks, " +
+                        std::to_string(r->request.options.steps) + " steps each, in " +
+                        std::to_string(static_cast<int>(r->seconds * 1000)) + " ms";
+      status_.message_is_error = false;
+    } else if (r->ok()) {
       const std::string label = "live: " + r->trace->meta.trace_name;
       ws_.showTrace(r->trace, label, /*unsaved=*/true);
       status_.message = "captured " + std::to_string(r->request.options.steps) + " steps in " +

@@ -31,6 +31,8 @@ class LiveCaptureBackend final : public CaptureBackend {
 
   bool gpuAvailable() override { return at::hasCUDA(); }
 
+  int gpuCount() override { return at::hasCUDA() ? static_cast<int>(at::getNumGPUs()) : 0; }
+
   CeilingMeasurement measureCeilings() override {
     try {
       return fuselab::measureCeilings();

@@ -42,6 +42,8 @@ constexpr KindName kKindNames[] = {
     {ExpectationKind::KernelTimeShare, "kernel_time_share"},
     {ExpectationKind::FinalSyncGpuShare, "final_sync_gpu_share"},
     {ExpectationKind::ObserverEffect, "observer_effect"},
+    {ExpectationKind::LateRankEveryStep, "late_rank_every_step"},
+    {ExpectationKind::CollectivesPerStep, "collectives_per_step"},
 };
 
 }  // namespace
@@ -234,6 +236,10 @@ ExpectationResult evaluate(const Context& c, const Expectation& e) {
     case ExpectationKind::KernelTimeShare: return kernelTimeShare(c, e);
     case ExpectationKind::FinalSyncGpuShare: return finalSyncGpuShare(c, e);
     case ExpectationKind::ObserverEffect: return observerEffect(c, e);
+    case ExpectationKind::LateRankEveryStep:
+    case ExpectationKind::CollectivesPerStep:
+      return unavailable("This expectation is about a run: the traces of every rank of a distributed job (a folder "
+                         "of rank traces, or the step's live run), not one trace.");
   }
   return unavailable("unknown expectation kind");
 }

@@ -43,6 +43,9 @@ enum class ExpectationKind : uint8_t {
   KernelTimeShare,          // share of kernel time taken by kernels matching `pattern` within min/max
   FinalSyncGpuShare,        // share of the last synchronize call during which the GPU works, within min/max
   ObserverEffect,           // profiled / unprofiled time per step (the capture's own cost) within min/max
+  // Run kinds (ExpectationsRun.h): a run of several ranks; a single trace cannot check them.
+  LateRankEveryStep,        // `rank` arrived last at every collective of the run
+  CollectivesPerStep,       // min/max collectives per recorded step, on every rank
 };
 
 // "kernels_per_step", ... (the spelling used in the preset files).
@@ -74,6 +77,7 @@ struct Expectation {
   CountPer per = CountPer::Step;
   GpuOpFilter category = GpuOpFilter::Kernel;
   StepMeasure measure = StepMeasure::Wall;
+  int rank = 0;  // run kinds: the rank they are about
 };
 
 enum class ExpectationStatus : uint8_t {

@@ -31,6 +31,8 @@ ExpectationKeys expectationKeys(ExpectationKind kind) {
     case ExpectationKind::KernelTimeShare: return {{"pattern", "range"}, {}};
     case ExpectationKind::FinalSyncGpuShare:
     case ExpectationKind::ObserverEffect: return {{"range"}, {}};
+    case ExpectationKind::LateRankEveryStep: return {{"rank"}, {}};
+    case ExpectationKind::CollectivesPerStep: return {{"range"}, {}};
   }
   return {};
 }
@@ -224,6 +226,11 @@ Expectation parseExpectation(const nlohmann::json& j, const std::string& where) 
       p.fail("diagnostic",
              "unknown diagnostic '" + s + "' (choose cold_start, occupancy_query, unrequested_device_copy, long_final_sync)");
     e.diagnostic = *d;
+  }
+  if (p.has("rank")) {
+    const double r = p.number("rank");
+    if (r < 0 || r > 1e6 || r != static_cast<double>(static_cast<int>(r))) p.fail("rank", "expected a rank: an integer >= 0");
+    e.rank = static_cast<int>(r);
   }
   if (p.has("steps"))
     e.steps = p.choice<StepSelection>("steps", {{"all", StepSelection::All}, {"after_first", StepSelection::AfterFirst}});

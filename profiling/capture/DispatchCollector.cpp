@@ -283,6 +283,15 @@ void recordShapes(DispatchThreadBuffer& b, Record& r, c10::ArrayRef<const c10::I
   b.shape_size = pos;
 }
 
+// An async event (c10d's collective work: started by the thread that issues
+// it, ended by the one that completes it) keeps where its record is.
+struct AsyncEnd final : at::ObserverContext {
+  AsyncEnd(DispatchThreadBuffer* b, uint32_t r, uint64_t g) : buffer(b), record(r), generation(g) {}
+  DispatchThreadBuffer* buffer;
+  uint32_t record;
+  uint64_t generation;
+};
+
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn) {
   DispatchThreadBuffer* b = enter();
   if (!b) return nullptr;
@@ -299,18 +308,29 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn) {
   r.depth = static_cast<uint16_t>(b->open_size);
   r.user_scope = fn.scope() == at::RecordScope::USER_SCOPE;
   if (g_record_shapes.load(std::memory_order_relaxed) && fn.needsInputs()) recordShapes(*b, r, fn.inputs());
-  b->open[b->open_size++] = {&fn, static_cast<uint32_t>(b->size)};
+  std::unique_ptr<at::ObserverContext> context;
+  if (fn.isAsync())  // ends on another thread: found through its context, not the open stack
+    context = std::make_unique<AsyncEnd>(b, static_cast<uint32_t>(b->size), t_slot.generation);
+  else
+    b->open[b->open_size++] = {&fn, static_cast<uint32_t>(b->size)};
   ++b->size;
   // Stamped last so the collector's own work stays outside the event.
   r.start_ns = DispatchCollector::nowNs();
   leave(b);
-  return nullptr;
+  return context;
 }
 
-void onEnd(const at::RecordFunction& fn, at::ObserverContext*) {
+void onEnd(const at::RecordFunction& fn, at::ObserverContext* context) {
   int64_t now = DispatchCollector::nowNs();
   DispatchThreadBuffer* b = enter();
   if (!b) return;
+  if (auto* async = dynamic_cast<AsyncEnd*>(context)) {
+    // Its buffer is alive while this session records (enter() succeeded in it).
+    if (async->generation == t_slot.generation)
+      std::atomic_ref<int64_t>(async->buffer->records[async->record].end_ns).store(now, std::memory_order_relaxed);
+    leave(b);
+    return;
+  }
   // Innermost first. An end without a start here (begun before start(),
   // dropped, or begun on another thread) matches nothing and is ignored.
   for (size_t i = b->open_size; i-- > 0;) {

@@ -35,6 +35,8 @@ class CaptureBackend {
 
   // Whether a CUDA GPU is usable for workloads with device cuda.
   virtual bool gpuAvailable() = 0;
+  // How many CUDA GPUs this process sees (0 without CUDA).
+  virtual int gpuCount() = 0;
 
   // Dense GEMM peaks and copy bandwidth of GPU 0, measured now (a few
   // seconds). Throws CaptureError when there is no usable GPU.
@@ -53,7 +55,7 @@ CaptureBackend& captureBackend();
 // the boundary, so both sides must be built from the same sources, with the
 // same compiler and flags. Raise kCaptureModuleAbi when this interface or the
 // types it passes change.
-inline constexpr int kCaptureModuleAbi = 2;
+inline constexpr int kCaptureModuleAbi = 3;
 inline constexpr const char* kCaptureModuleEntry = "fuselab_capture_module";
 using CaptureModuleEntry = CaptureBackend* (*)(int abi, const char* fuselab_version);
 

@@ -25,6 +25,10 @@ class Workload {
   // Bytes of weights and FLOPs of one forward (for GB/s and TFLOP/s figures).
   virtual double flopsPerForward() const = 0;
   virtual double weightBytes() const = 0;
+  // A rank of a distributed job: Kineto's "distributedInfo" object (backend,
+  // rank, world_size, pg_config) as JSON, written into the trace; "" when the
+  // workload runs alone.
+  virtual std::string distributedInfoJson() const { return {}; }
 };
 
 }  // namespace fuselab

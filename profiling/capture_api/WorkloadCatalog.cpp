@@ -70,10 +70,30 @@ WorkloadInfo fusedMlp() {
   return info;
 }
 
+WorkloadInfo tpMlp() {
+  WorkloadInfo info;
+  info.name = "tp_mlp";
+  info.title = "GeGLU MLP split across ranks (tensor parallel)";
+  info.description =
+      "The mlp workload Megatron-style on --ranks processes (c10d: NCCL on cuda, one GPU per rank; Gloo on the "
+      "cpu): gate and up split by columns, down by rows, one all-reduce of the output per forward. eager: LibTorch "
+      "ops per shard. fused: our fused kernel per shard (CUDA, bf16/fp16; else eager, said in the trace name). "
+      "overlap: the down GEMM and the all-reduce in 4 chunks of tokens, each chunk's all-reduce running while the "
+      "next chunk's GEMM computes.";
+  info.variants = {"eager", "fused", "overlap"};
+  info.defaults.workload = "tp_mlp";
+  info.defaults.batch = 64;
+  info.defaults.seq = 128;
+  info.defaults.dim = 768;
+  info.defaults.hidden = 3072;
+  info.defaults.ranks = 2;
+  return info;
+}
+
 }  // namespace
 
 const std::vector<WorkloadInfo>& workloadCatalog() {
-  static const std::vector<WorkloadInfo> catalog = {matmulAdd(), linear(), mlp(), fusedMlp()};
+  static const std::vector<WorkloadInfo> catalog = {matmulAdd(), linear(), mlp(), fusedMlp(), tpMlp()};
   return catalog;
 }
 

@@ -42,6 +42,13 @@ void checkSizes(const WorkloadParams& p) {
   checkRange("dim", p.dim, SizeLimits::kMaxDim);
   checkRange("hidden", p.hidden, SizeLimits::kMaxHidden);
   checkRange("out", p.out, SizeLimits::kMaxOut);
+  checkRange("ranks", p.ranks, SizeLimits::kMaxRanks);
+  if (p.delay_rank >= p.ranks)
+    throw WorkloadError("the delayed rank " + std::to_string(p.delay_rank) + " is not a rank of " +
+                        std::to_string(p.ranks) + " (allowed 0 to " + std::to_string(p.ranks - 1) + ")");
+  if (p.delay_rank >= 0 && (p.delay_us < 0 || p.delay_us > SizeLimits::kMaxDelayUs))
+    throw WorkloadError("the delay of rank " + std::to_string(p.delay_rank) + " = " + std::to_string(p.delay_us) +
+                        " us is out of range: allowed 0 to " + std::to_string(SizeLimits::kMaxDelayUs));
 }
 
 }  // namespace fuselab

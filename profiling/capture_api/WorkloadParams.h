@@ -32,6 +32,12 @@ struct WorkloadParams {
   bool graph = false;  // capture one forward as a CUDA graph and replay it
   std::string variant; // workload-specific ("" = its default), e.g. mlp: geglu|stacked
   uint64_t seed = 0;
+  // Distributed workloads (tp_mlp): processes of the job, one per GPU or
+  // CPU process, and the straggler lesson: rank delay_rank sleeps delay_us
+  // before its all-reduce in every forward (-1: no rank sleeps).
+  int ranks = 1;
+  int delay_rank = -1;
+  int64_t delay_us = 0;
 };
 
 // A bad parameter or an unusable device: the message says what and the allowed range.
@@ -73,10 +79,13 @@ struct SizeLimits {
   static constexpr int64_t kMaxDim = 1 << 16;
   static constexpr int64_t kMaxHidden = 1 << 18;
   static constexpr int64_t kMaxOut = 1 << 16;
+  static constexpr int kMaxRanks = 64;
+  static constexpr int64_t kMaxDelayUs = 10'000'000;
 };
 
 // Throws WorkloadError unless every size is within SizeLimits; the message
-// names the parameter, the value and the allowed range.
+// names the parameter, the value and the allowed range. Also checks ranks
+// and the delay (delay_rank below ranks).
 void checkSizes(const WorkloadParams& params);
 
 }  // namespace fuselab

@@ -244,6 +244,33 @@ TEST(DispatchCollector, AnEventOpenAtStopEndsAtTheStopTime) {
   EXPECT_GE(open[0].end_ns, open[0].start_ns);
 }
 
+// c10d's collective work: an async event started on one thread and ended on
+// another (Gloo's worker), kept on its starting thread with its real end; the
+// starting thread's nesting is not disturbed.
+TEST(DispatchCollector, AnAsyncEventEndedOnAnotherThreadKeepsItsEnd) {
+  at::Tensor a = at::ones({2, 2});
+  DispatchCollector c;
+  ASSERT_TRUE(c.start({}, nullptr));
+  auto work = std::make_unique<at::RecordFunction>(at::RecordScope::USER_SCOPE);
+  ASSERT_TRUE(work->isActive());
+  work->_setAsync();
+  work->before("gloo:all_reduce");
+  scoped("after", [&] { at::add(a, a); });
+  std::thread([&] { work->end(); }).join();
+  const int64_t ended = DispatchCollector::nowNs();
+  c.stop();
+  auto async = named(c.events(), "gloo:all_reduce");
+  auto after = named(c.events(), "after");
+  ASSERT_EQ(async.size(), 1u);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_TRUE(async[0].closed);
+  EXPECT_LE(async[0].end_ns, ended);
+  EXPECT_GE(async[0].end_ns, after[0].end_ns);
+  EXPECT_EQ(async[0].tid, tid());
+  EXPECT_EQ(after[0].depth, 0);  // the async event is not an enclosing scope
+  EXPECT_TRUE(after[0].closed);
+}
+
 // What the capture does with its recorded warm-up: events that start before
 // the cut are left out, and a thread that only ran before it gets no track.
 TEST(DispatchCollector, AppendLeavesOutEventsBeforeTheCut) {

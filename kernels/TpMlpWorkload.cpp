@@ -1,0 +1,226 @@
+#include "kernels/TpMlpWorkload.h"
+
+#include <ATen/DeviceAccelerator.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/gelu.h>
+#include <ATen/ops/linear.h>
+#include <ATen/ops/mm.h>
+#include <ATen/ops/mul.h>
+#include <c10/core/InferenceMode.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "kernels/FusedMlp.h"
+
+namespace fuselab {
+namespace {
+
+at::Device rankDevice(const WorkloadParams& p, int rank) {
+  return p.device == Device::Cuda ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(rank)) : at::Device(at::kCPU);
+}
+
+// Why the fused kernel does not run this shard ("" when it does).
+std::string fusedUnavailable(const WorkloadParams& p, int64_t shard_hidden) {
+#ifndef FUSELAB_HAVE_CUDA
+  (void)shard_hidden;
+  return "this build has no CUDA";
+#else
+  if (p.device != Device::Cuda) return "the fused kernel runs on CUDA only";
+  if (p.dtype == DType::FP32) return "the fused kernel runs in bf16 or fp16";
+  try {
+    checkFusedMlpShape(p.batch * p.seq, p.dim, shard_hidden, FusedMlpPath::Auto);
+  } catch (const WorkloadError& e) {
+    return std::string("the shard's shape does not fit it: ") + e.what();
+  }
+  return {};
+#endif
+}
+
+// FUSELAB_TEST_RANK_FAULT="R:abort" | "R:hang" for rank R.
+void testFault(int rank) {
+  const char* v = std::getenv(kRankFaultEnv);
+  if (!v) return;
+  const std::string s(v);
+  const auto colon = s.find(':');
+  if (colon == std::string::npos || s.substr(0, colon) != std::to_string(rank)) return;
+  const std::string what = s.substr(colon + 1);
+  std::cerr << "fuselab test fault (" << kRankFaultEnv << "): rank " << rank << " " << what << "s now" << std::endl;
+  if (what == "abort") std::abort();
+  if (what == "hang")
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+class TpMlpWorkload final : public TorchWorkload {
+ public:
+  TpMlpWorkload(const WorkloadParams& p, ProcessGroup pg) : p_(p), pg_(std::move(pg)) {
+    const int n = pg_.world_size, r = pg_.rank;
+    shard_ = p.hidden / n;
+    overlap_ = p.variant == "overlap";
+    if (p.variant == "fused") fused_note_ = fusedUnavailable(p, shard_);
+    const at::Device dev = rankDevice(p, r);
+    const at::ScalarType type = scalarType(p.dtype);
+    translateOutOfMemory("creating the tp_mlp shard", [&] {
+      // The mlp workload's weights (seeds, scales), drawn whole on the CPU, then this rank's slice.
+      auto full = [&](int64_t out, int64_t in, uint64_t seed) {
+        return seededRandn({out, in}, seed, 1.0 / std::sqrt(double(in)), DType::FP32, Device::Cpu);
+      };
+      gate_ = full(p.hidden, p.dim, p.seed + 1).narrow(0, r * shard_, shard_).contiguous().to(dev, type);
+      up_ = full(p.hidden, p.dim, p.seed + 2).narrow(0, r * shard_, shard_).contiguous().to(dev, type);
+      down_ = full(p.dim, p.hidden, p.seed + 3).narrow(1, r * shard_, shard_).contiguous().to(dev, type);
+      x_ = seededRandn({p.batch, p.seq, p.dim}, p.seed, 1.0, DType::FP32, Device::Cpu).to(dev, type);
+#ifdef FUSELAB_HAVE_CUDA
+      if (p.variant == "fused" && fused_note_.empty()) fused_ = std::make_unique<FusedMlp>(gate_, up_, down_);
+#endif
+    });
+  }
+
+  ~TpMlpWorkload() override {
+    try {
+      pg_.group->shutdown();
+    } catch (...) {  // a peer already gone: nothing left to tell it
+    }
+  }
+
+  std::string name() const override { return "tp_mlp"; }
+  std::string regionLabel() const override { return "tp_mlp_fwd"; }
+  std::string describe() const override {
+    std::ostringstream o;
+    o << "tp_mlp (" << p_.variant;
+    if (p_.variant == "fused" && !fused_) o << " -> eager: " << fused_note_;
+    o << "): rank " << pg_.rank << " of " << pg_.world_size << " (" << pg_.backend_name << "), x [" << p_.batch
+      << ", " << p_.seq << ", " << p_.dim << "] " << dtypeName(p_.dtype) << " on " << deviceName(p_.device)
+      << ", down_r(gelu_tanh(gate_r(x)) * up_r(x)) + all-reduce, gate_r/up_r [" << shard_ << ", " << p_.dim
+      << "], down_r [" << p_.dim << ", " << shard_ << "], no bias";
+    if (overlap_) o << ", down GEMM and all-reduce in " << kTpMlpChunks << " chunks";
+    if (p_.delay_rank >= 0) o << ", rank " << p_.delay_rank << " sleeps " << p_.delay_us << " us before its all-reduce";
+    return o.str();
+  }
+
+  void forward() override {
+    if (forwards_++ == 0) testFault(pg_.rank);
+    translateOutOfMemory("running tp_mlp", [&] {
+      c10::InferenceMode guard;
+      if (fused_) {
+#ifdef FUSELAB_HAVE_CUDA
+        out_ = fused_->forward(x_, FusedMlpPath::Auto);
+#endif
+        allReduce({out_});
+        return;
+      }
+      at::Tensor g = at::gelu(at::linear(x_, gate_), "tanh");
+      at::Tensor u = at::linear(x_, up_);
+      at::Tensor h = at::mul(g, u);
+      if (!overlap_) {
+        out_ = at::linear(h, down_);
+        allReduce({out_});
+        return;
+      }
+      forwardOverlapped(h.view({-1, shard_}));
+    });
+  }
+
+  void synchronize() override {
+    if (p_.device == Device::Cuda) at::accelerator::synchronizeDevice(static_cast<c10::DeviceIndex>(pg_.rank));
+  }
+
+  double flopsPerForward() const override {
+    const double t = double(p_.batch) * double(p_.seq), d = double(p_.dim), h = double(shard_);
+    return 2.0 * t * 3.0 * d * h + 2.0 * t * h;
+  }
+  double weightBytes() const override { return 3.0 * double(p_.dim) * double(shard_) * elementBytes(p_.dtype); }
+  std::string distributedInfoJson() const override { return fuselab::distributedInfoJson(pg_); }
+
+  at::Tensor input() const override { return x_; }
+  at::Tensor output() const override { return out_; }
+  std::vector<at::Tensor> weights() const override { return {gate_, up_, down_}; }
+
+ private:
+  void delayIfStraggler() const {
+    if (pg_.rank == p_.delay_rank && p_.delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(p_.delay_us));
+  }
+
+  // One all-reduce of `tensors` (summed in place), waited for: on NCCL the
+  // current stream waits for it, the host does not.
+  void allReduce(std::vector<at::Tensor> tensors) {
+    delayIfStraggler();
+    pg_.group->allreduce(tensors)->wait();
+  }
+
+  // The down GEMM chunk by chunk of tokens, each chunk's all-reduce issued
+  // right after its GEMM, all waited for at the end.
+  void forwardOverlapped(const at::Tensor& h) {
+    const int64_t tokens = h.size(0);
+    at::Tensor y = at::empty({tokens, p_.dim}, h.options());
+    std::vector<c10::intrusive_ptr<c10d::Work>> works;
+    const int64_t chunk = (tokens + kTpMlpChunks - 1) / kTpMlpChunks;
+    bool delayed = false;
+    for (int64_t begin = 0; begin < tokens; begin += chunk) {
+      const int64_t len = std::min(chunk, tokens - begin);
+      at::Tensor part = y.narrow(0, begin, len);
+      at::mm_out(part, h.narrow(0, begin, len), down_.t());
+      if (!delayed) {
+        delayIfStraggler();
+        delayed = true;
+      }
+      std::vector<at::Tensor> one{part};
+      works.push_back(pg_.group->allreduce(one));
+    }
+    for (auto& w : works) w->wait();
+    out_ = y.view({p_.batch, p_.seq, p_.dim});
+  }
+
+  WorkloadParams p_;
+  ProcessGroup pg_;
+  int64_t shard_ = 0;
+  bool overlap_ = false;
+  std::string fused_note_;
+  std::unique_ptr<FusedMlp> fused_;
+  at::Tensor gate_, up_, down_, x_, out_;
+  int64_t forwards_ = 0;
+};
+
+void checkSplit(const WorkloadParams& p, int world) {
+  if (p.ranks != world)
+    throw WorkloadError("tp_mlp was asked for " + std::to_string(p.ranks) + " ranks but runs in a job of " +
+                        std::to_string(world));
+  if (p.hidden % world != 0)
+    throw WorkloadError("tp_mlp splits hidden = " + std::to_string(p.hidden) + " across " + std::to_string(world) +
+                        " ranks: hidden must be a multiple of the rank count");
+}
+
+double estimateBytes(const WorkloadParams& p) {
+  const double t = double(p.batch) * double(p.seq), d = double(p.dim), h = double(p.hidden) / std::max(1, p.ranks);
+  return (3.0 * d * h + 3.0 * t * h + 3.0 * t * d) * double(elementBytes(p.dtype));
+}
+
+std::unique_ptr<Workload> make(const WorkloadParams& p) {
+  std::optional<RankEnv> env = rankEnvFromEnvironment();
+  if (!env) {
+    if (p.ranks != 1)
+      throw WorkloadError("tp_mlp with " + std::to_string(p.ranks) +
+                          " ranks runs as that many processes: start it with fuselab capture --workload tp_mlp "
+                          "--ranks " + std::to_string(p.ranks) + " (or Run in the window)");
+    env = RankEnv{};  // a world of one in this process
+  }
+  return makeTpMlpWorkload(p, *env);
+}
+
+}  // namespace
+
+std::unique_ptr<TorchWorkload> makeTpMlpWorkload(const WorkloadParams& params, const RankEnv& env) {
+  checkSplit(params, env.world_size);
+  WorkloadParams p = params;
+  if (p.variant.empty()) p.variant = "eager";
+  return std::make_unique<TpMlpWorkload>(p, joinProcessGroup(env, p.device));
+}
+
+WorkloadEntry tpMlpEntry() { return {catalogWorkload("tp_mlp"), estimateBytes, make}; }
+
+}  // namespace fuselab

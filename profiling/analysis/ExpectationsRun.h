@@ -1,0 +1,22 @@
+// Expectations about a run (several ranks of one job) rather than one trace:
+// the run kinds of Expectations.h (late_rank_every_step,
+// collectives_per_step), evaluated on the run and its RunAnalysis. Trace
+// kinds in the same list are checked on the lowest rank's trace.
+#pragma once
+
+#include <vector>
+
+#include "profiling/analysis/Expectations.h"
+#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/trace/Run.h"
+
+namespace fuselab {
+
+bool isRunExpectation(ExpectationKind kind);
+
+// `analysis` must be analyzeRun(run). Evidence refers to the lowest rank's
+// trace (run.ranks.front()) for trace kinds; run kinds give none.
+std::vector<ExpectationResult> evaluateRunExpectations(const Run& run, const RunAnalysis& analysis,
+                                                       const std::vector<Expectation>& expectations);
+
+}  // namespace fuselab
