@@ -70,21 +70,22 @@ bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, i
   std::string_view suffix;
   if (!w.final) suffix = form_ == Form::Object ? std::string_view("]}") : std::string_view("]");
   size_t len = prefix.size() + (end - start) + suffix.size();
-  if (window_text_.capacity() < len + simdjson::SIMDJSON_PADDING) {
-    window_text_.clear();
-    window_text_.shrink_to_fit();
-    window_text_.reserve(len + simdjson::SIMDJSON_PADDING);
+  std::string& text = slot_->text;
+  if (text.capacity() < len + simdjson::SIMDJSON_PADDING) {
+    text.clear();
+    text.shrink_to_fit();
+    text.reserve(len + simdjson::SIMDJSON_PADDING);
   }
-  window_text_.assign(prefix);
-  window_text_.append(textAt(start, end));
-  window_text_.append(suffix);
-  w.text = window_text_.data();
+  text.assign(prefix);
+  text.append(textAt(start, end));
+  text.append(suffix);
+  w.text = text.data();
   w.text_len = len;
   return true;
 }
 
 Importer::Outcome Importer::parseWindow(size_t start, bool head) {
-  Window w;
+  Window& w = slot_->window;
   od::document doc;
   simdjson::error_code err = simdjson::SUCCESS;
   for (int attempt = 0;; ++attempt) {
@@ -92,8 +93,8 @@ Importer::Outcome Importer::parseWindow(size_t start, bool head) {
       // No usable cut: take the rest of the file.
       prepareWindow(start, head, SIZE_MAX, w, 0);
     }
-    size_t capacity = window_text_.capacity();
-    err = parser_.iterate(simdjson::padded_string_view(w.text, w.text_len, capacity)).get(doc);
+    size_t capacity = slot_->text.capacity();
+    err = slot_->parser.iterate(simdjson::padded_string_view(w.text, w.text_len, capacity)).get(doc);
     if (!err) break;
     if (w.final) stage1Error(err, w);
     // A comma inside a string makes a bad cut; try an earlier one.
@@ -214,7 +215,7 @@ void Importer::parseTopLevelObject(od::document& doc, const Window& w, bool head
 
 void Importer::parseEvents(od::array arr, const Window& w, Outcome& outcome) {
   bool dummy = w.continuation;
-  EventFields f;
+  std::vector<EventFields>& events = slot_->events;
   for (auto element : arr) {
     od::value v;
     auto e = element.get(v);
@@ -234,18 +235,24 @@ void Importer::parseEvents(od::array arr, const Window& w, Outcome& outcome) {
       }
       continue;
     }
+    EventFields& f = events.emplace_back();
     try {
       readEvent(v, w, f);
     } catch (const simdjson::simdjson_error& err) {
+      events.pop_back();
       if (!w.final) {
         outcome = Outcome::Continue;
         return;
       }
       throw;
+    } catch (...) {
+      events.pop_back();
+      throw;
     }
     if (!w.final && f.close > w.copiedEnd()) {
       // The synthetic "]}" closed this event (the cut fell inside one of
       // its arrays): read it again in the next window.
+      events.pop_back();
       outcome = Outcome::Continue;
       return;
     }
@@ -259,8 +266,7 @@ void Importer::parseEvents(od::array arr, const Window& w, Outcome& outcome) {
         resume_at_ = w.fileOffset(loc);
       }
     }
-    commitEvent(f);
-    ++event_index_;
+    ++event_index_;  // committed when the slot is handed over
   }
   // The array closed: for a cut window that was the synthetic ']'.
   outcome = w.final ? Outcome::Done : Outcome::Continue;
