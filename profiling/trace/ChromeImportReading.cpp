@@ -3,6 +3,7 @@
 #include <string>
 
 #include "profiling/trace/ChromeTraceImporter.h"
+#include "profiling/trace/WindowCut.h"
 
 namespace fuselab::chrome_import {
 
@@ -38,8 +39,9 @@ size_t firstInvalidUtf8(std::string_view s) {
 // last committed event and get a synthetic prefix ("[0" or
 // "{\"traceEvents\":[0", the 0 being a dummy element) so that the slice reads
 // as the same document. A window that stops before the end of the file is cut
-// at a newline or comma and closed with "]" / "]}"; whatever event the cut
-// lands in fails to parse and is read again at the start of the next window.
+// at a newline or comma (WindowCut.h) and closed with "]" / "]}"; whatever
+// event the cut lands in fails to parse and is read again at the start of the
+// next window.
 
 bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, int attempt) {
   std::string_view prefix;
@@ -51,19 +53,13 @@ bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, i
   size_t available = fill(limit > SIZE_MAX - start - 1 ? SIZE_MAX : start + limit + 1);
   size_t end = available;
   if (available - start > limit) {
-    // Candidate cuts: newlines (never inside a string in valid JSON) or
-    // commas, scanning back from the limit; `attempt` skips earlier failures.
-    size_t lo = start + limit / 2, p = start + limit;
-    int found = -1;
-    while (p > lo) {
-      --p;
-      char c = at(p);
-      if (c == '\n' || c == ',') {
-        if (++found == attempt) break;
-      }
-    }
-    if (found != attempt || p <= lo) return false;
-    end = p;
+    // A newline in the second half of the limit, else a comma; `attempt`
+    // skips candidates that failed. Taking newlines first matters: eight
+    // commas inside one kernel name used to exhaust the attempts, and the
+    // fallback below reads the whole rest of the file into one window.
+    size_t cut = windowCut(textAt(start, start + limit), limit / 2, attempt);
+    if (cut == std::string_view::npos) return false;
+    end = start + cut;
   }
   w.file_end = end;
   w.final = at_eof_ && end == n_;
