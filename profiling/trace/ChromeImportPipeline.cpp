@@ -1,8 +1,8 @@
 // The window loop, and how its events reach the trace. The parse side
 // (simdjson, validation, each element's fields) takes about three fifths of
 // the CPU time and the commit side (interning, tracks, args, pairing) the
-// rest, so with ChromeImportOptions::parallel a reader thread parses window
-// k+1 into one slot while run's thread commits window k from the other. Events are
+// rest, so with ChromeImportOptions::parallel a reader thread parses the
+// next windows into slots while run's thread commits the earlier ones. Events are
 // committed in file order either way, and an error is raised only after every
 // event read before it has been committed, so both ways give the same trace
 // and the same first error.
@@ -70,7 +70,7 @@ void Importer::handOver() {
     filled_[current_] = true;
   }
   changed_.notify_all();
-  current_ ^= 1;
+  current_ = (current_ + 1) % kSlots;
 }
 
 void Importer::commitSlot(Slot& s) {
@@ -99,7 +99,7 @@ void Importer::commitAll() {
     changed_.notify_all();
   });
   try {
-    for (int next = 0;; next ^= 1) {
+    for (int next = 0;; next = (next + 1) % kSlots) {
       {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return filled_[next] || reader_done_; });

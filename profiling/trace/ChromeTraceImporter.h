@@ -213,17 +213,19 @@ class Importer {
   TextArena raw_text_;
   Form form_ = Form::Object;
 
-  // Windows in flight: the reader parses into one while the other's events
-  // are committed. Guarded by mutex_: filled_, reader_done_, reader_error_.
+  // Windows in flight, used in turn: the reader parses into one while the
+  // events of those before it are committed; a few slots absorb the threads'
+  // scheduling delays. Guarded by mutex_: filled_, reader_done_, reader_error_.
+  static constexpr int kSlots = 4;
   bool parallel_;
-  Slot slots_[2];
+  Slot slots_[kSlots];
   Slot* slot_ = nullptr;  // the reader's current slot
   int current_ = 0;       // its index
   bool holding_ = false;  // the reader holds slot_ and has not handed it over
   const Window* commit_window_ = nullptr;
   std::mutex mutex_;
   std::condition_variable changed_;
-  bool filled_[2] = {false, false};
+  bool filled_[kSlots] = {};
   bool reader_done_ = false;
   std::exception_ptr reader_error_;
   std::atomic<bool> stop_{false};
