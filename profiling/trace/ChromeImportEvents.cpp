@@ -130,12 +130,12 @@ void Importer::commitEvent(const EventFields& f) {
       e.category = categoryOf(e.cat_id);
       e.correlation = f.correlation;
       e.external_id = f.external_id;
-      if (f.args.present) e.args = trace_.addArgs(textAt(f.args_begin, f.args_end));
+      if (f.args.present) e.args = trace_.addArgs(committedText(f.args_begin, f.args_end));
       if (f.has_extra) {
         if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
       }
       if (ph == 'B') {
-        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), event_index_, f.device, f.stream});
+        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), f.index, f.device, f.stream});
         return;
       }
       trace_.append(track, e);
@@ -155,7 +155,7 @@ void Importer::commitEvent(const EventFields& f) {
       if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
       b.ev.dur_ns = ts - b.ev.start_ns;
       if (b.ev.args.length == 0 && f.args.present) {  // the event keeps the "E"'s args, and their placement
-        b.ev.args = trace_.addArgs(textAt(f.args_begin, f.args_end));
+        b.ev.args = trace_.addArgs(committedText(f.args_begin, f.args_end));
         b.device = f.device;
         b.stream = f.stream;
       }

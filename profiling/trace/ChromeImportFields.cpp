@@ -186,6 +186,7 @@ void Importer::readArgs(od::value v, const Window& w, EventFields& f) {
 
 void Importer::readEvent(od::value v, const Window& w, EventFields& f) {
   f = EventFields{};
+  f.index = event_index_;
   const char* begin = v.raw_json_token().data();
   f.begin = w.fileOffset(begin);
   json_type type = v.type();
@@ -288,7 +289,7 @@ void Importer::readTopLevelField(std::string_view key, od::value v, const Window
   if (key == "schemaVersion") {
     int64_t x;
     if (t != json_type::number || v.get_int64().get(x)) fieldError("must be an integer");
-    trace_.meta.schema_version = static_cast<int>(x);
+    meta_.schema_version = static_cast<int>(x);
   } else if (key == "baseTimeNanoseconds") {
     if (t != json_type::number) fieldError("is " + std::string(typeName(t)) + ", expected a number");
     std::string_view tok = trimRight(v.raw_json_token());
@@ -302,10 +303,10 @@ void Importer::readTopLevelField(std::string_view key, od::value v, const Window
     base_ns_ = ns;
   } else if (key == "traceName") {
     if (t != json_type::string) fieldError("is " + std::string(typeName(t)) + ", expected a string");
-    trace_.meta.trace_name = std::string(v.get_string().value());
+    meta_.trace_name = std::string(v.get_string().value());
   } else if (key == "deviceProperties") {
     if (t != json_type::array) fieldError("is " + std::string(typeName(t)) + ", expected an array");
-    trace_.meta.devices.clear();
+    meta_.devices.clear();
     for (auto element : v.get_array()) {
       od::value d = element.value();
       const char* begin = d.raw_json_token().data();
@@ -334,11 +335,11 @@ void Importer::readTopLevelField(std::string_view key, od::value v, const Window
       const char* close = after;
       while (close > begin && *(close - 1) != '}') --close;
       props.json.assign(begin, close);
-      trace_.meta.devices.push_back(std::move(props));
+      meta_.devices.push_back(std::move(props));
     }
   } else {
     std::string raw = rawValue();
-    trace_.meta.extra_fields.emplace_back(std::string(key), std::move(raw));
+    meta_.extra_fields.emplace_back(std::string(key), std::move(raw));
   }
 }
 

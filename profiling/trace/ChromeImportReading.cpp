@@ -3,6 +3,7 @@
 #include <string>
 
 #include "profiling/trace/ChromeTraceImporter.h"
+#include "profiling/trace/WindowCut.h"
 
 namespace fuselab::chrome_import {
 
@@ -38,8 +39,9 @@ size_t firstInvalidUtf8(std::string_view s) {
 // last committed event and get a synthetic prefix ("[0" or
 // "{\"traceEvents\":[0", the 0 being a dummy element) so that the slice reads
 // as the same document. A window that stops before the end of the file is cut
-// at a newline or comma and closed with "]" / "]}"; whatever event the cut
-// lands in fails to parse and is read again at the start of the next window.
+// at a newline or comma (WindowCut.h) and closed with "]" / "]}"; whatever
+// event the cut lands in fails to parse and is read again at the start of the
+// next window.
 
 bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, int attempt) {
   std::string_view prefix;
@@ -51,40 +53,35 @@ bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, i
   size_t available = fill(limit > SIZE_MAX - start - 1 ? SIZE_MAX : start + limit + 1);
   size_t end = available;
   if (available - start > limit) {
-    // Candidate cuts: newlines (never inside a string in valid JSON) or
-    // commas, scanning back from the limit; `attempt` skips earlier failures.
-    size_t lo = start + limit / 2, p = start + limit;
-    int found = -1;
-    while (p > lo) {
-      --p;
-      char c = at(p);
-      if (c == '\n' || c == ',') {
-        if (++found == attempt) break;
-      }
-    }
-    if (found != attempt || p <= lo) return false;
-    end = p;
+    // A newline in the second half of the limit, else a comma; `attempt`
+    // skips candidates that failed. Taking newlines first matters: eight
+    // commas inside one kernel name used to exhaust the attempts, and the
+    // fallback below reads the whole rest of the file into one window.
+    size_t cut = windowCut(textAt(start, start + limit), limit / 2, attempt);
+    if (cut == std::string_view::npos) return false;
+    end = start + cut;
   }
   w.file_end = end;
   w.final = at_eof_ && end == n_;
   std::string_view suffix;
   if (!w.final) suffix = form_ == Form::Object ? std::string_view("]}") : std::string_view("]");
   size_t len = prefix.size() + (end - start) + suffix.size();
-  if (window_text_.capacity() < len + simdjson::SIMDJSON_PADDING) {
-    window_text_.clear();
-    window_text_.shrink_to_fit();
-    window_text_.reserve(len + simdjson::SIMDJSON_PADDING);
+  std::string& text = slot_->text;
+  if (text.capacity() < len + simdjson::SIMDJSON_PADDING) {
+    text.clear();
+    text.shrink_to_fit();
+    text.reserve(len + simdjson::SIMDJSON_PADDING);
   }
-  window_text_.assign(prefix);
-  window_text_.append(textAt(start, end));
-  window_text_.append(suffix);
-  w.text = window_text_.data();
+  text.assign(prefix);
+  text.append(textAt(start, end));
+  text.append(suffix);
+  w.text = text.data();
   w.text_len = len;
   return true;
 }
 
 Importer::Outcome Importer::parseWindow(size_t start, bool head) {
-  Window w;
+  Window& w = slot_->window;
   od::document doc;
   simdjson::error_code err = simdjson::SUCCESS;
   for (int attempt = 0;; ++attempt) {
@@ -92,8 +89,8 @@ Importer::Outcome Importer::parseWindow(size_t start, bool head) {
       // No usable cut: take the rest of the file.
       prepareWindow(start, head, SIZE_MAX, w, 0);
     }
-    size_t capacity = window_text_.capacity();
-    err = parser_.iterate(simdjson::padded_string_view(w.text, w.text_len, capacity)).get(doc);
+    size_t capacity = slot_->text.capacity();
+    err = slot_->parser.iterate(simdjson::padded_string_view(w.text, w.text_len, capacity)).get(doc);
     if (!err) break;
     if (w.final) stage1Error(err, w);
     // A comma inside a string makes a bad cut; try an earlier one.
@@ -214,7 +211,7 @@ void Importer::parseTopLevelObject(od::document& doc, const Window& w, bool head
 
 void Importer::parseEvents(od::array arr, const Window& w, Outcome& outcome) {
   bool dummy = w.continuation;
-  EventFields f;
+  std::vector<EventFields>& events = slot_->events;
   for (auto element : arr) {
     od::value v;
     auto e = element.get(v);
@@ -234,18 +231,24 @@ void Importer::parseEvents(od::array arr, const Window& w, Outcome& outcome) {
       }
       continue;
     }
+    EventFields& f = events.emplace_back();
     try {
       readEvent(v, w, f);
     } catch (const simdjson::simdjson_error& err) {
+      events.pop_back();
       if (!w.final) {
         outcome = Outcome::Continue;
         return;
       }
       throw;
+    } catch (...) {
+      events.pop_back();
+      throw;
     }
     if (!w.final && f.close > w.copiedEnd()) {
       // The synthetic "]}" closed this event (the cut fell inside one of
       // its arrays): read it again in the next window.
+      events.pop_back();
       outcome = Outcome::Continue;
       return;
     }
@@ -259,8 +262,7 @@ void Importer::parseEvents(od::array arr, const Window& w, Outcome& outcome) {
         resume_at_ = w.fileOffset(loc);
       }
     }
-    commitEvent(f);
-    ++event_index_;
+    ++event_index_;  // committed when the slot is handed over
   }
   // The array closed: for a cut window that was the synthetic ']'.
   outcome = w.final ? Outcome::Done : Outcome::Continue;

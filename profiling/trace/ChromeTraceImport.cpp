@@ -1,5 +1,6 @@
 // Chrome trace import: the entry points (a file or bytes in memory, gzip or
-// not) and Importer::run, which drives the phases (see ChromeTraceImporter.h).
+// not) and Importer::run: the head of the file, then the windows
+// (ChromeImportPipeline.cpp), then the finish (see ChromeTraceImporter.h).
 #include "profiling/trace/ChromeTraceImport.h"
 
 #include <sys/stat.h>
@@ -34,6 +35,7 @@ size_t TextArena::add(std::string_view s) {
 
 size_t Importer::fill(size_t end) {
   while (!at_eof_ && text_base_ + text_.size() < end) {
+    if (stop_.load(std::memory_order_relaxed)) throw Stopped{};
     if (progress_ && progress_->cancel.load(std::memory_order_relaxed))
       throw TraceImportCancelled(source_ + ": cancelled");
     if (!stream_.next(text_)) {
@@ -92,29 +94,11 @@ Trace Importer::run() {
   trace_.args_text->reserve(stream_.textSizeHint());
 
   try {
-    // The head window; it grows until at least one event (or everything) fits.
-    bool head = true;
-    size_t start = 0;
     resume_at_ = first + 1;
-    while (true) {
-      WindowState saved = saveState();
-      Outcome o = parseWindow(start, head);
-      if (o == Outcome::Done) break;
-      if (o == Outcome::Grow) {
-        // Not even one event fitted: forget what the window read, retry larger.
-        restoreState(std::move(saved));
-        if (at_eof_ && window_bytes_ >= n_) throw TraceImportError(source_ + ": internal error: the parse window cannot grow");
-        window_bytes_ = std::min(n_, window_bytes_ * 2);
-        continue;
-      }
-      // Continue after the last committed event.
-      head = false;
-      start = resume_at_;
-      forgetBefore(start);
-    }
-    events_array_done_ = true;
-    window_text_ = std::string();
-    text_ = std::string();
+    if (parallel_) commitAll();
+    else readAll();
+    for (Slot& s : slots_) s = Slot();  // their parsers and texts
+    trace_.meta = std::move(meta_);
     finish();
   } catch (const SemanticError& e) {
     throw TraceImportError(source_ + ": " + e.message);

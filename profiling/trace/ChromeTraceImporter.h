@@ -5,7 +5,9 @@
 // documents), reads each traceEvents element's fields, commits it to the
 // trace, and after the last window binds flows and finishes the trace:
 //   ChromeTraceImport.cpp    the entry points (file or buffer, gunzip) and
-//                            Importer::run, which drives the windows
+//                            Importer::run: the head of the file, the finish
+//   ChromeImportPipeline.cpp the window loop on a reader thread, handing
+//                            each window's events to run's thread in order
 //   ChromeImportReading.cpp  windows: cutting the file, parsing the top-level
 //                            object and the traceEvents array, syntax errors
 //   ChromeImportFields.cpp   one element's fields: tokens, validation, args,
@@ -19,9 +21,13 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiling/trace/ChromeImportRecords.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/Trace.h"
 #include "profiling/trace/TraceTextStream.h"
@@ -57,10 +64,12 @@ struct Token {
   bool present = false;
 };
 
-// What the reader keeps of one traceEvents element. Views point into the
-// window text or the parser's string buffer: valid until the next element.
+// What the reader keeps of one traceEvents element. Views point into its
+// slot's window text or the slot parser's string buffer: valid until the
+// slot is parsed again.
 struct EventFields {
   Token ph, name, cat, pid, tid, ts, dur, id, bp, args;
+  size_t index = 0;           // in traceEvents
   size_t begin = 0, end = 0;  // file offsets of the object text
   size_t args_begin = 0, args_end = 0;
   // From args (top level only).
@@ -92,59 +101,13 @@ struct Window {
   }
 };
 
-struct PendingBegin {  // a "B" waiting for its "E"
-  Trace::NewEvent ev;
-  size_t begin, end;
-  size_t text_at;  // its raw text in Importer::raw_text_
-  size_t index;
-  int64_t device, stream;  // from the "B"'s args
-};
-
-struct FlowEnd {
-  char phase;           // 's' or 'f'
-  bool enclosing;       // binding point: enclosing slice (else next slice)
-  bool name_is_ac2g;
-  uint32_t cat_id, name_id;
-  uint64_t id;
-  uint32_t pid_id, tid_id;  // the thread it binds on (looked up at the end)
-  int64_t ts;               // relative to baseTimeNanoseconds
-  size_t begin, end;        // file offsets of its text, in case it stays unpaired
-  size_t text_at;           // that text in Importer::raw_text_
-};
-
-struct MetaRecord {
-  enum Kind { ProcessName, ProcessLabels, ProcessSort, ThreadName, ThreadSort } kind;
-  uint32_t pid_id, tid_id;
-  uint32_t name_id = 0;
-  uint32_t text_id = 0;
-  int64_t number = 0;
-  size_t begin, end;
-  size_t text_at;
-  int64_t ts;
-};
-
-struct RawPending {
-  size_t begin, end;
-  size_t text_at;
-  int64_t ts;  // relative to baseTimeNanoseconds
-  uint32_t name_id;
-  char phase;
-};
-
-// The raw text of events that may end up as RawEvents (flow ends, metadata,
-// "B"s, other phases), copied when read: the file text is not kept. Blocks of
-// a fixed size, so growing never copies what is stored.
-class TextArena {
- public:
-  size_t add(std::string_view s);  // returns where it went, for get()
-  std::string_view get(size_t at, size_t length) const {
-    return std::string_view(blocks_[at >> kShift].data() + (at & kMask), length);
-  }
-
- private:
-  static constexpr size_t kShift = 24, kMask = (size_t(1) << kShift) - 1;
-  std::vector<std::string> blocks_;
-  size_t used_ = 0;  // in the last block
+// One window in flight: the parser and text its events point into, and the
+// events read from it, in file order (ChromeImportPipeline.cpp).
+struct Slot {
+  od::parser parser;
+  std::string text;  // the window's text, simdjson's padding after it
+  Window window;
+  std::vector<EventFields> events;
 };
 
 class Importer {
@@ -154,7 +117,8 @@ class Importer {
         window_bytes_(std::max<size_t>(options.window_bytes, 256)),
         stream_(stream),
         progress_(options.progress),
-        memory_limit_(memory_limit) {}
+        memory_limit_(memory_limit),
+        parallel_(options.parallel) {}
 
   Trace run();
 
@@ -162,6 +126,18 @@ class Importer {
   // --- windows and the document around the events (ChromeImportReading.cpp) --
   enum class Form { Object, Array };
   enum class Outcome { Done, Continue, Grow };
+  // --- the window loop and its hand-over (ChromeImportPipeline.cpp) ---------
+  // Parse side: the text, the windows, the top-level fields and event_index_
+  // belong to the reader; commit side: trace_ (but meta_) and the event state.
+  void readAll();      // every window, each handed over; on an error the
+  void readWindows();  // events read before it are handed over first
+  void acquireSlot();  // the next slot to parse into (waits until committed)
+  void handOver();     // the slot's events to the commit side
+  void commitAll();    // run's thread, with a reader thread: commit in order
+  void commitSlot(Slot& s);
+  void stopReader();
+  struct Stopped {};   // the reader was told to stop (the commit side failed)
+
   Outcome parseWindow(size_t start, bool head);
   bool prepareWindow(size_t start, bool head, size_t limit, Window& w, int attempt);
   void parseTopLevelObject(od::document& doc, const Window& w, bool head, Outcome& outcome);
@@ -171,9 +147,9 @@ class Importer {
     bool saw_events_array, events_array_done;
     size_t resume_at;
   };
-  WindowState saveState() const { return {trace_.meta, base_ns_, saw_events_array_, events_array_done_, resume_at_}; }
+  WindowState saveState() const { return {meta_, base_ns_, saw_events_array_, events_array_done_, resume_at_}; }
   void restoreState(WindowState s) {
-    trace_.meta = std::move(s.meta);
+    meta_ = std::move(s.meta);
     base_ns_ = s.base_ns;
     saw_events_array_ = s.saw_events_array;
     events_array_done_ = s.events_array_done;
@@ -217,7 +193,12 @@ class Importer {
     return std::string_view(text_).substr(begin - text_base_, end - begin);
   }
   void forgetBefore(size_t offset);  // the committed text is no longer needed
-  size_t keepText(size_t begin, size_t end) { return raw_text_.add(textAt(begin, end)); }
+  // Commit side: text of the event being committed, from its window's copy.
+  std::string_view committedText(size_t begin, size_t end) const {
+    const Window& w = *commit_window_;
+    return std::string_view(w.text + w.prefix_len + (begin - w.file_begin), end - begin);
+  }
+  size_t keepText(size_t begin, size_t end) { return raw_text_.add(committedText(begin, end)); }
   void reportProgress();
 
   std::string source_;
@@ -232,8 +213,22 @@ class Importer {
   TextArena raw_text_;
   Form form_ = Form::Object;
 
-  od::parser parser_;
-  std::string window_text_;
+  // Windows in flight, used in turn: the reader parses into one while the
+  // events of those before it are committed; a few slots absorb the threads'
+  // scheduling delays. Guarded by mutex_: filled_, reader_done_, reader_error_.
+  static constexpr int kSlots = 4;
+  bool parallel_;
+  Slot slots_[kSlots];
+  Slot* slot_ = nullptr;  // the reader's current slot
+  int current_ = 0;       // its index
+  bool holding_ = false;  // the reader holds slot_ and has not handed it over
+  const Window* commit_window_ = nullptr;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool filled_[kSlots] = {};
+  bool reader_done_ = false;
+  std::exception_ptr reader_error_;
+  std::atomic<bool> stop_{false};
 
   Trace trace_;
   size_t event_index_ = 0;     // index in traceEvents of the next element
@@ -241,7 +236,8 @@ class Importer {
   bool saw_events_array_ = false;
   bool events_array_done_ = false;
 
-  // Top-level fields.
+  // Top-level fields (parse side; meta_ becomes trace_.meta at the end).
+  TraceMetadata meta_;
   std::optional<int64_t> base_ns_;
 
   // Event state.
@@ -263,7 +259,7 @@ class Importer {
 inline std::string Importer::where(size_t offset) const { return "byte " + std::to_string(offset); }
 
 inline void Importer::eventError(const EventFields& f, const std::string& what) const {
-  throw SemanticError{"traceEvents[" + std::to_string(event_index_) + "] (" + where(f.begin) + "): " + what, f.begin};
+  throw SemanticError{"traceEvents[" + std::to_string(f.index) + "] (" + where(f.begin) + "): " + what, f.begin};
 }
 
 }  // namespace fuselab::chrome_import

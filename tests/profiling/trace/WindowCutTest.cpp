@@ -1,0 +1,66 @@
+// Where the importer cuts its parse windows: newlines before commas, so that
+// commas inside strings (kernel names) never exhaust the attempts.
+#include "profiling/trace/WindowCut.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "profiling/trace/ChromeTraceImport.h"
+
+namespace fuselab::chrome_import {
+namespace {
+
+constexpr size_t npos = std::string_view::npos;
+
+TEST(WindowCut, NewlinesComeBeforeCommasInsideStrings) {
+  // The limit falls inside a name with many commas; a newline precedes it.
+  std::string name = "void k<";
+  for (int i = 0; i < 20; ++i) name += "int, ";
+  std::string text = std::string(100, ' ') + "{\"a\": 1},\n{\"name\": \"" + name;
+  size_t newline = text.find('\n');
+  for (int attempt : {0, 1}) {
+    size_t cut = windowCut(text, 50, attempt);
+    if (attempt == 0) EXPECT_EQ(cut, newline);
+    else EXPECT_EQ(text[cut], ',') << "then the commas, from the end back";
+  }
+}
+
+TEST(WindowCut, CommasFromTheEndWhenThereIsNoNewline) {
+  std::string text = std::string(60, ' ') + "[1,2,3,4]";
+  EXPECT_EQ(windowCut(text, 50, 0), text.rfind(','));
+  EXPECT_EQ(windowCut(text, 50, 2), text.find(','));
+  EXPECT_EQ(windowCut(text, 50, 3), npos) << "no fourth candidate";
+}
+
+TEST(WindowCut, OnlyTheSecondHalfOfTheLimitCounts) {
+  std::string text = "\n,," + std::string(100, ' ');
+  EXPECT_EQ(windowCut(text, 2, 0), npos) << "candidates must lie past min_len";
+  EXPECT_EQ(windowCut(text, 0, 0), 2u) << "not the newline at 0 (an empty window): the last comma";
+  EXPECT_EQ(windowCut("ab,c", 1, 0), 2u);
+}
+
+TEST(WindowCut, CommaHeavyNamesImportTheSameInSmallWindows) {
+  // One event per line, each name holding more commas than the importer's
+  // attempts: small windows give the same trace as one window.
+  std::string text = "{\"traceEvents\": [\n";
+  for (int i = 0; i < 300; ++i) {
+    std::string name = "void k<";
+    for (int j = 0; j < 12; ++j) name += "int" + std::to_string(j) + ", ";
+    text += std::string(i ? ",\n" : "") + "{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(i * 10) +
+            ", \"dur\": 5, \"name\": \"" + name + std::to_string(i) + ">\", \"args\": {\"k\": \"a, b, c, d, e, f, g, h, i\"}}";
+  }
+  text += "\n]}\n";
+  Trace whole = importChromeTraceFromBuffer(text, "t.json");
+  for (size_t window : {256u, 400u, 1000u}) {
+    ChromeImportOptions o;
+    o.window_bytes = window;
+    Trace windowed = importChromeTraceFromBuffer(text, "t.json", o);
+    std::string why;
+    EXPECT_TRUE(windowed.sameContentAs(whole, &why)) << "window " << window << ": " << why;
+  }
+  EXPECT_EQ(whole.eventCount(), 300u);
+}
+
+}  // namespace
+}  // namespace fuselab::chrome_import
