@@ -53,7 +53,10 @@ std::vector<Ceilings> ceilingsFromJson(const nlohmann::json& list) {
     take("tf32_tflops", c.tf32_tflops);
     take("fp32_tflops", c.fp32_tflops);
     take("copy_gbps", c.copy_gbps);
-    if (ok) out.push_back(std::move(c));
+    // An entry without a single value (a misspelt or nested form) would pass
+    // for measured ceilings of zero and draw no roof.
+    const bool any = c.bf16_tflops > 0 || c.fp16_tflops > 0 || c.tf32_tflops > 0 || c.fp32_tflops > 0 || c.copy_gbps > 0;
+    if (ok && any) out.push_back(std::move(c));
   }
   return out;
 }

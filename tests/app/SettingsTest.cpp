@@ -65,7 +65,8 @@ TEST(Settings, MeasuredCeilingsRoundTripOnePerGpu) {
 TEST(Settings, BadCeilingEntriesAreDropped) {
   auto dir = test::scratchDir("Settings.BadCeilings");
   std::ofstream(dir / "settings.json") << R"({"measured_ceilings": [{"gpu": "", "bf16_tflops": 1},
-      {"gpu": "X", "bf16_tflops": "fast"}, {"gpu": "Y", "copy_gbps": -3}, {"gpu": "Z", "copy_gbps": 100}, 7]})";
+      {"gpu": "X", "bf16_tflops": "fast"}, {"gpu": "Y", "copy_gbps": -3}, {"gpu": "Z", "copy_gbps": 100}, 7,
+      {"gpu": "W", "values": {"bf16_tflops": 790, "copy_gbps": 3010}}]})";
   Settings s = loadSettings(dir / "settings.json");
   ASSERT_EQ(s.measured_ceilings.size(), 1u);
   EXPECT_EQ(s.measured_ceilings[0].gpu, "Z");
