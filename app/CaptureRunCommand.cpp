@@ -16,7 +16,8 @@ int runCaptureRunCommand(const WorkloadParams& params, const CaptureOptions& opt
   run.timeout = std::chrono::seconds(args.timeout_s);
   std::ostream& status = args.json ? std::cerr : std::cout;
   run.rank0_says = [&status](const std::string& line) { status << "rank 0: " << line << "\n"; };
-  status << "starting " << params.ranks << " ranks of " << params.workload << " on " << deviceName(params.device)
+  const std::string ranks = std::to_string(params.ranks) + (params.ranks == 1 ? " rank" : " ranks");
+  status << "starting " << ranks << " of " << params.workload << " on " << deviceName(params.device)
          << " (" << (params.device == Device::Cuda ? "NCCL" : "Gloo") << ")\n";
   RunFolder folder;
   try {
@@ -31,7 +32,7 @@ int runCaptureRunCommand(const WorkloadParams& params, const CaptureOptions& opt
     std::cerr << "fuselab capture: " << e.what() << (std::string(e.what()).ends_with("\n") ? "" : "\n");
     return kExitFailed;
   }
-  status << "captured " << params.ranks << " ranks, " << options.steps << " steps each, into "
+  status << "captured " << ranks << ", " << options.steps << " steps each, into "
          << folder.path().string() << (folder.kept() ? "\n" : " (temporary: --out DIR keeps the run)\n");
   return analyzeRunCommand({folder.path().string()}, args.json, RunAnalysisOptions{}) == 0 ? 0 : kExitFailed;
 }
