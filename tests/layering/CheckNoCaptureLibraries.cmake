@@ -6,6 +6,8 @@ execute_process(COMMAND ldd "${EXE}" OUTPUT_VARIABLE libraries RESULT_VARIABLE r
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ldd ${EXE} failed: ${error}")
 endif()
+# Load addresses such as (0x00007fee206c1000) can spell "c10": drop them.
+string(REGEX REPLACE "\\(0x[0-9a-fA-F]+\\)" "" libraries "${libraries}")
 string(REGEX MATCHALL "[^\n\t ]*(torch|c10|cuda|cupti|cublas|cudnn|nccl)[^\n\t ]*" found "${libraries}")
 if(found)
   list(REMOVE_DUPLICATES found)
