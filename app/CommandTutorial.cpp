@@ -15,6 +15,7 @@
 #include "app/AssetPaths.h"
 #include "app/Commands.h"
 #include "app/TutorialPresets.h"
+#include "app/TutorialResults.h"
 #include "app/TutorialRunStep.h"
 #include "app/WorkloadCapture.h"
 #include "profiling/analysis/Analysis.h"
@@ -33,7 +34,6 @@ namespace {
 
 constexpr int kExitNotMet = 1;
 constexpr int kExitError = 2;
-constexpr size_t kEvidenceLines = 3;
 
 struct TutorialArgs {
   bool list = false;
@@ -46,15 +46,6 @@ struct TutorialArgs {
   std::string screenshot;
   std::string presets;
 };
-
-std::string indent(const std::string& text, const std::string& prefix) {
-  std::string out = prefix;
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += prefix;
-  }
-  return out;
-}
 
 void printStep(const TutorialPreset& p, size_t count) {
   std::cout << "Step " << p.step << " of " << count << ": " << p.title << "\n"
@@ -75,28 +66,6 @@ void printStep(const TutorialPreset& p, size_t count) {
   }
 }
 
-void printResults(const Trace& trace, const TutorialPreset& p, const std::vector<ExpectationResult>& results) {
-  size_t met = 0;
-  for (size_t i = 0; i < results.size(); ++i) {
-    const Expectation& e = p.expectations[i];
-    const ExpectationResult& r = results[i];
-    met += r.met();
-    const std::string tag = r.status == ExpectationStatus::Met      ? "[met]         "
-                            : r.status == ExpectationStatus::NotMet ? "[NOT MET]     "
-                                                                    : "[cannot check]";
-    std::cout << tag << " " << e.text << "\n"
-              << "               measured: " << r.measured << "\n"
-              << indent(r.explanation, "               ") << "\n";
-    if (!r.met() && !e.hint.empty()) std::cout << indent("hint: " + e.hint, "               ") << "\n";
-    for (size_t k = 0; k < r.evidence.size() && k < kEvidenceLines; ++k)
-      std::cout << "               evidence: " << describeEvidence(trace, r.evidence[k]) << "\n";
-    if (r.evidence.size() > kEvidenceLines)
-      std::cout << "               (and " << r.evidence.size() - kEvidenceLines << " more events)\n";
-    std::cout << "\n";
-  }
-  std::cout << "Step " << p.step << ": " << met << " of " << results.size() << " expectations met\n";
-}
-
 nlohmann::ordered_json resultsJson(const Trace& trace, const TutorialPreset& p,
                                    const std::vector<ExpectationResult>& results) {
   nlohmann::ordered_json j;
@@ -105,25 +74,7 @@ nlohmann::ordered_json resultsJson(const Trace& trace, const TutorialPreset& p,
   j["title"] = p.title;
   j["trace"] = trace.meta.source;
   j["trace_name"] = trace.meta.trace_name;
-  size_t met = 0;
-  auto& list = j["expectations"] = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < results.size(); ++i) {
-    const ExpectationResult& r = results[i];
-    met += r.met();
-    nlohmann::ordered_json e;
-    e["kind"] = std::string(expectationKindName(p.expectations[i].kind));
-    e["text"] = p.expectations[i].text;
-    e["status"] = std::string(expectationStatusName(r.status));
-    e["measured"] = r.measured;
-    e["value"] = r.value ? nlohmann::ordered_json(*r.value) : nlohmann::ordered_json();
-    e["explanation"] = r.explanation;
-    e["hint"] = p.expectations[i].hint;
-    auto& ev = e["evidence"] = nlohmann::ordered_json::array();
-    for (EventRef x : r.evidence) ev.push_back(describeEvidence(trace, x));
-    list.push_back(std::move(e));
-  }
-  j["met"] = met;
-  j["total"] = results.size();
+  addTutorialResultsJson(j, p, results, &trace);
   return j;
 }
 
@@ -208,7 +159,7 @@ int runTutorial(const TutorialArgs& a) {
   if (!a.json) {
     std::cout << analysis->steps.size() << " steps, " << analysis->kernel_count << " kernels in scope, verdict "
               << verdictName(analysis->verdict.kind) << "\n\n";
-    printResults(*trace, p, results);
+    printTutorialResults(p, results, trace.get());
   } else {
     std::cout << resultsJson(*trace, p, results).dump(2) << "\n";
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/DistributedCapture.h"
+#include "app/TutorialResults.h"
 #include "profiling/analysis/ExpectationsRun.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
@@ -16,22 +17,6 @@ namespace {
 constexpr int kExitNotMet = 1;
 constexpr int kExitError = 2;
 
-void printResults(const TutorialPreset& p, const std::vector<ExpectationResult>& results) {
-  size_t met = 0;
-  for (size_t i = 0; i < results.size(); ++i) {
-    const ExpectationResult& r = results[i];
-    met += r.met();
-    const char* tag = r.status == ExpectationStatus::Met      ? "[met]         "
-                      : r.status == ExpectationStatus::NotMet ? "[NOT MET]     "
-                                                              : "[cannot check]";
-    std::cout << tag << " " << p.expectations[i].text << "\n               measured: " << r.measured << "\n"
-              << "               " << r.explanation << "\n";
-    if (!r.met() && !p.expectations[i].hint.empty()) std::cout << "               hint: " << p.expectations[i].hint << "\n";
-    std::cout << "\n";
-  }
-  std::cout << "Step " << p.step << ": " << met << " of " << results.size() << " expectations met\n";
-}
-
 nlohmann::ordered_json resultsJson(const TutorialPreset& p, const std::string& folder,
                                    const std::vector<ExpectationResult>& results) {
   nlohmann::ordered_json j;
@@ -39,23 +24,7 @@ nlohmann::ordered_json resultsJson(const TutorialPreset& p, const std::string& f
   j["id"] = p.id;
   j["title"] = p.title;
   j["run"] = folder;
-  size_t met = 0;
-  auto& list = j["expectations"] = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < results.size(); ++i) {
-    const ExpectationResult& r = results[i];
-    met += r.met();
-    nlohmann::ordered_json e;
-    e["kind"] = std::string(expectationKindName(p.expectations[i].kind));
-    e["text"] = p.expectations[i].text;
-    e["status"] = std::string(expectationStatusName(r.status));
-    e["measured"] = r.measured;
-    e["value"] = r.value ? nlohmann::ordered_json(*r.value) : nlohmann::ordered_json();
-    e["explanation"] = r.explanation;
-    e["hint"] = p.expectations[i].hint;
-    list.push_back(std::move(e));
-  }
-  j["met"] = met;
-  j["total"] = results.size();
+  addTutorialResultsJson(j, p, results);
   return j;
 }
 
@@ -114,7 +83,7 @@ int checkTutorialRunStep(const TutorialPreset& p, const TutorialRunArgs& a) {
     std::cout << resultsJson(p, folder, results).dump(2) << "\n";
   } else {
     std::cout << run.ranks.size() << " ranks, " << analysis.collectives.size() << " collectives matched\n\n";
-    printResults(p, results);
+    printTutorialResults(p, results);
   }
   for (const auto& r : results)
     if (!r.met()) return kExitNotMet;

@@ -8,6 +8,7 @@
 
 #include "profiling/trace/DurationText.h"
 #include "ui/layout/EventNames.h"
+#include "ui/RooflineFrame.h"
 #include "ui/layout/RooflinePlot.h"
 
 namespace fuselab::ui {
@@ -92,23 +93,7 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
   const float bottom = max.y - 2 * ImGui::GetTextLineHeight() - 8 * s;
   const RooflinePlot plot = RooflinePlot::fit(dots, peak, bw, left, top, right, bottom);
 
-  dl->AddRect(ImVec2(left, top), ImVec2(right, bottom), th.grid);
-  for (double t : plot.x.ticks()) {
-    const float x = plot.x.toPx(t);
-    dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), th.grid);
-    const std::string label = formatCount(t);
-    dl->AddText(ImVec2(x - ImGui::CalcTextSize(label.c_str()).x / 2, bottom + 3 * s), th.text_dim, label.c_str());
-  }
-  for (double v : plot.y.ticks()) {
-    const float y = plot.y.toPx(v);
-    dl->AddLine(ImVec2(left, y), ImVec2(right, y), th.grid);
-    const std::string label = formatCount(v);
-    const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(left - sz.x - 6 * s, y - sz.y / 2), th.text_dim, label.c_str());
-  }
-  const char* xl = "FLOP/byte (log)";
-  dl->AddText(ImVec2(right - ImGui::CalcTextSize(xl).x, bottom + 3 * s + ImGui::GetTextLineHeight()), th.text_dim, xl);
-  dl->AddText(ImVec2(left + 6 * s, top + 3 * s), th.label_text, "achieved TFLOP/s (log)");
+  drawRooflineFrame(dl, plot, left, top, right, bottom, th);
 
   const auto roof = plot.roof();
   if (roof.size() >= 2) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "ui/SweepPanel.h"
+#include "ui/RooflineFrame.h"
 #include "ui/layout/RooflinePlot.h"
 
 namespace fuselab::ui {
@@ -44,23 +45,7 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
 
   dl->AddText(ImVec2(left, min.y + 4 * s), th.header_text, "Trajectory through the roofline as tokens grow");
   dl->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), th.lane_bg[0]);
-  dl->AddRect(ImVec2(left, top), ImVec2(right, bottom), th.grid);
-  for (double t : plot.x.ticks()) {
-    const float x = plot.x.toPx(t);
-    dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), th.grid);
-    const std::string label = formatCount(t);
-    dl->AddText(ImVec2(x - ImGui::CalcTextSize(label.c_str()).x / 2, bottom + 3 * s), th.text_dim, label.c_str());
-  }
-  for (double v : plot.y.ticks()) {
-    const float y = plot.y.toPx(v);
-    dl->AddLine(ImVec2(left, y), ImVec2(right, y), th.grid);
-    const std::string label = formatCount(v);
-    const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(left - sz.x - 5 * s, y - sz.y / 2), th.text_dim, label.c_str());
-  }
-  const char* xl = "FLOP/byte (log)";
-  dl->AddText(ImVec2(right - ImGui::CalcTextSize(xl).x, bottom + 3 * s + line_h), th.text_dim, xl);
-  dl->AddText(ImVec2(left + 6 * s, top + 3 * s), th.label_text, "achieved TFLOP/s (log)");
+  drawRooflineFrame(dl, plot, left, top, right, bottom, th);
 
   const auto roof = plot.roof();
   if (roof.size() >= 2) {
