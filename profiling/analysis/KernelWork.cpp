@@ -36,6 +36,50 @@ struct Source {
   std::vector<size_t> kernels;  // indices into the result
 };
 
+
+int64_t durationOf(const Trace& trace, EventRef op) { return trace.tracks[op.track].dur_ns[op.index]; }
+
+// An op whose model names the part each of its kernels does (OpWorkResult::
+// parts): each named part goes to the kernels whose names hold it, the
+// unnamed part to the others, split by duration within a part. False, with
+// nothing written, when the kernels do not fit the parts (another code path
+// of the op, e.g. one kernel for all of it).
+bool splitByParts(const Trace& trace, const std::vector<EventRef>& gpu_ops, const Source& s, const OpWorkResult& r,
+                  std::vector<GpuOpWork>& out) {
+  std::vector<std::vector<size_t>> kernels_of(r.parts.size());
+  for (size_t k : s.kernels) {
+    const std::string_view name = trace.name(gpu_ops[k]);
+    size_t found = r.parts.size();
+    for (size_t p = 0; p < r.parts.size() && found == r.parts.size(); ++p)
+      if (!r.parts[p].kernel_name.empty() && name.find(r.parts[p].kernel_name) != std::string_view::npos) found = p;
+    for (size_t p = 0; p < r.parts.size() && found == r.parts.size(); ++p)
+      if (r.parts[p].kernel_name.empty()) found = p;
+    if (found == r.parts.size()) return false;
+    kernels_of[found].push_back(k);
+  }
+  for (const auto& ks : kernels_of)
+    if (ks.empty()) return false;
+  for (size_t p = 0; p < r.parts.size(); ++p) {
+    int64_t part_ns = 0;
+    for (size_t k : kernels_of[p]) part_ns += durationOf(trace, gpu_ops[k]);
+    for (size_t k : kernels_of[p]) {
+      GpuOpWork& w = out[k];
+      const double of_part = part_ns > 0 ? double(durationOf(trace, gpu_ops[k])) / double(part_ns)
+                                         : 1.0 / double(kernels_of[p].size());
+      Work work = r.parts[p].work;
+      work.flops *= of_part;
+      work.bytes *= of_part;
+      w.source = s.op;
+      w.work = work;
+      w.op_kernels = static_cast<uint32_t>(s.kernels.size());
+      w.share = r.work->flops > 0 ? work.flops / r.work->flops : of_part;
+      w.note = r.note + "; this kernel's part of it: " +
+               (r.parts[p].kernel_name.empty() ? std::string("the rest") : r.parts[p].kernel_name);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<EventRef>& gpu_ops) {
@@ -126,6 +170,7 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       continue;
     }
     const OpWorkResult r = opWork(name, parseOpInputs(trace.argsJson(trace.tracks[s.op.track].args[s.op.index])));
+    if (r.work && !r.parts.empty() && splitByParts(trace, gpu_ops, s, r, out)) continue;
     int64_t total_ns = 0;
     for (size_t i : s.kernels) total_ns += trace.tracks[gpu_ops[i].track].dur_ns[gpu_ops[i].index];
     for (size_t i : s.kernels) {

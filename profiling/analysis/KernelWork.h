@@ -12,6 +12,8 @@
 //   and its memset are not: memsets carry their own bytes): the op's work is
 //   split in proportion to the kernels' durations, so each kernel shows the
 //   op's intensity and achieved rate; `share` and `op_kernels` say so.
+//   Except where the op's model names each kernel's part (fuselab's fused
+//   MLP: its GeGLU GEMM and its down GEMM): each kernel gets its part.
 // - Otherwise (no launch captured, a CUDA graph replay, no model, no input
 //   dims or types): unknown, with the reason in `note`.
 #pragma once

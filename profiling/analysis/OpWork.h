@@ -49,9 +49,18 @@ struct Work {
   Precision precision = Precision::Unknown;
 };
 
+// The part of an op's work one of its kernels does, for ops whose kernels do
+// known parts (fuselab's own): the kernel whose name holds `kernel_name`, or
+// with an empty name, the kernels no other part names.
+struct KernelPart {
+  std::string kernel_name;
+  Work work;
+};
+
 struct OpWorkResult {
-  std::optional<Work> work;  // nullopt: unknown
-  std::string note;          // the formula used, or why the work is unknown
+  std::optional<Work> work;       // nullopt: unknown
+  std::string note;               // the formula used, or why the work is unknown
+  std::vector<KernelPart> parts;  // empty: the kernels share `work` by duration
 };
 
 // Whether `op_name` has a model (a kernel launched inside it is attributed to

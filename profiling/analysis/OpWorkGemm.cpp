@@ -135,7 +135,15 @@ OpWorkResult fusedMlp(Builder& b) {
     if (!b.read(i)) return b.result("");
   b.work.flops = 2 * t * d * 2 * h + 2 * t * h + 2 * t * h * d;
   b.write(0, t * d);
-  return b.result("gate/up 4TDH + GeGLU 2TH + down 2TDH; x, weights, y once");
+  OpWorkResult r = b.result("gate/up 4TDH + GeGLU 2TH + down 2TDH; x, weights, y once");
+  if (r.work) {
+    // Its large-token path: the GeGLU GEMM writes act [T, H], the down GEMM reads it.
+    const double e = *elementBytes(b.in.inputs[0]);
+    const Precision p = r.work->precision;
+    r.parts.push_back({"gegluGemm", Work{2 * t * d * 2 * h + 2 * t * h, (t * d + 2 * h * d + t * h) * e, p}});
+    r.parts.push_back({"", Work{2 * t * h * d, (t * h + d * h + t * d) * e, p}});
+  }
+  return r;
 }
 
 }  // namespace

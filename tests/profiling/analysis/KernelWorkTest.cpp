@@ -71,9 +71,32 @@ TEST(KernelWork, AFuselabOpAroundAGraphReplayGivesItsKernelsTheWork) {
   const GpuOpWork& down = byName(t, w, "nvjet_sm90_down");
   ASSERT_TRUE(geglu.work) << geglu.note;
   ASSERT_TRUE(down.work) << down.note;
-  const double flops = 2.0 * 512 * 768 * 6144 + 2.0 * 512 * 3072 + 2.0 * 512 * 3072 * 768;
-  EXPECT_DOUBLE_EQ(geglu.work->flops + down.work->flops, flops);
-  EXPECT_DOUBLE_EQ(geglu.share, 12.0 / 18.0);
+  // Each kernel its own part (not the op's work split by duration, 12:6):
+  // gate/up GEMM + GeGLU writing act [512, 3072], and the down GEMM reading it.
+  const double m = 512, d = 768, h = 3072;
+  EXPECT_DOUBLE_EQ(geglu.work->flops, 2 * m * d * 2 * h + 2 * m * h);
+  EXPECT_DOUBLE_EQ(geglu.work->bytes, 2 * (m * d + 2 * h * d + m * h));
+  EXPECT_DOUBLE_EQ(down.work->flops, 2 * m * h * d);
+  EXPECT_DOUBLE_EQ(down.work->bytes, 2 * (m * h + d * h + m * d));
+  EXPECT_EQ(geglu.op_kernels, 2u);
+  EXPECT_NE(down.note.find("the rest"), std::string::npos) << down.note;
+}
+
+// The same op on its small-token path: one kernel for all of it takes the
+// op's whole work (its parts do not fit one kernel).
+TEST(KernelWork, AFusedMlpOfOneKernelTakesTheWholeOp) {
+  const std::string args = R"({"Input Dims": [[64, 768], [6144, 768], [768, 3072]],
+      "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"]})";
+  Trace t = SyntheticTrace()
+                .op("fuselab::fused_mlp", 0, 10'000, args)
+                .launch(7, 1'000, 2'000, "cudaLaunchKernelExC")
+                .gpu("onePassWgmmaKernel", 5'000, 10'000, 7)
+                .build();
+  const auto w = workOf(t);
+  const GpuOpWork& k = byName(t, w, "onePassWgmmaKernel");
+  ASSERT_TRUE(k.work) << k.note;
+  EXPECT_DOUBLE_EQ(k.work->flops, 2.0 * 64 * 768 * 6144 + 2.0 * 64 * 3072 + 2.0 * 64 * 3072 * 768);
+  EXPECT_DOUBLE_EQ(k.share, 1.0);
 }
 
 TEST(KernelWork, UnknownOpsAreMarkedUnknownWithTheReason) {
