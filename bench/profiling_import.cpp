@@ -8,127 +8,25 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/TiledTrace.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 namespace {
 
 using fuselab::Trace;
-// Long double floats keep Kineto's microsecond timestamps exact to the ns.
-using PreciseJson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, long double>;
-
 size_t targetEvents() {
   const char* env = std::getenv("FUSELAB_BENCH_EVENTS");
   return env && *env ? std::strtoull(env, nullptr, 10) : 1'000'000;
-}
-
-std::string gunzipFile(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) throw std::runtime_error("cannot open " + path);
-  std::string out;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof(buf))) > 0) out.append(buf, size_t(n));
-  gzclose(f);
-  return out;
-}
-
-int64_t toNs(const PreciseJson& v) {
-  if (v.is_number_integer()) return v.get<int64_t>() * 1000;
-  return static_cast<int64_t>(std::llround(v.get<long double>() * 1000.0L));
-}
-
-std::string microseconds(int64_t ns) {
-  char buf[48];
-  std::snprintf(buf, sizeof(buf), "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
-  return buf;
-}
-
-// Writes the tiled trace; returns the number of traceEvents.
-size_t writeTiledTrace(const std::string& out_path) {
-  std::string text = gunzipFile(std::string(FUSELAB_FIXTURES_DIR) + "/mlp_eager.json.gz");
-  auto doc = nlohmann::ordered_json::parse(text);  // for output (key order kept)
-  auto exact = PreciseJson::parse(text);           // for exact times
-  const auto& events = doc["traceEvents"];
-  std::vector<size_t> tiled;  // indices of the events repeated per tile
-  int64_t first = INT64_MAX, last = INT64_MIN, max_id = 0;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const auto& e = events[i];
-    if (e["ph"] == "M") continue;
-    tiled.push_back(i);
-    int64_t ts = toNs(exact["traceEvents"][i]["ts"]);
-    int64_t end = ts + (e.contains("dur") ? toNs(exact["traceEvents"][i]["dur"]) : 0);
-    first = std::min(first, ts);
-    last = std::max(last, end);
-    if (e.contains("id") && e["id"].is_number_integer()) max_id = std::max(max_id, e["id"].get<int64_t>());
-    if (e.contains("args"))
-      for (const char* k : {"correlation", "External id"})
-        if (e["args"].contains(k)) max_id = std::max(max_id, e["args"][k].get<int64_t>());
-  }
-  const int64_t period = (last - first) + 100'000;  // 100 us between tiles
-  const size_t tiles = (targetEvents() + tiled.size() - 1) / tiled.size();
-
-  std::ofstream out(out_path, std::ios::binary);
-  out << "{\n  \"schemaVersion\": " << doc["schemaVersion"].dump() << ",\n  \"deviceProperties\": "
-      << doc["deviceProperties"].dump() << ",\n";
-  for (auto it = doc.begin(); it != doc.end(); ++it) {
-    std::string k = it.key();
-    if (k == "schemaVersion" || k == "deviceProperties" || k == "traceEvents" || k == "traceName") continue;
-    out << "  " << nlohmann::json(k).dump() << ": " << it.value().dump() << ",\n";
-  }
-  out << "  \"traceEvents\": [\n";
-  size_t written = 0;
-  auto sep = [&] { out << (written++ ? ",\n" : ""); };
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (events[i]["ph"] != "M") continue;
-    sep();
-    out << "  " << events[i].dump();
-  }
-  std::string buf;
-  for (size_t tile = 0; tile < tiles; ++tile) {
-    int64_t shift = int64_t(tile) * period;
-    int64_t id_shift = int64_t(tile) * (max_id + 1);
-    for (size_t i : tiled) {
-      nlohmann::ordered_json e = events[i];
-      int64_t ts = toNs(exact["traceEvents"][i]["ts"]) + shift;
-      if (e.contains("id") && e["id"].is_number_integer()) e["id"] = e["id"].get<int64_t>() + id_shift;
-      if (e.contains("args"))
-        for (const char* k : {"correlation", "External id"})
-          if (e["args"].contains(k)) e["args"][k] = e["args"][k].get<int64_t>() + id_shift;
-      // Kineto's layout: the fields on a few lines, ts/dur with 3 decimals.
-      buf = "  {\n    ";
-      bool first_field = true;
-      for (auto it = e.begin(); it != e.end(); ++it) {
-        if (it.key() == "args") continue;
-        if (!first_field) buf += ", ";
-        first_field = false;
-        buf += nlohmann::json(it.key()).dump() + ": ";
-        if (it.key() == "ts") buf += microseconds(ts);
-        else if (it.key() == "dur") buf += microseconds(toNs(exact["traceEvents"][i]["dur"]));
-        else buf += it.value().dump();
-      }
-      if (e.contains("args")) buf += ",\n    \"args\": " + e["args"].dump();
-      buf += "\n  }";
-      sep();
-      out << buf;
-    }
-  }
-  out << "\n  ],\n  \"traceName\": " << doc["traceName"].dump() << "\n}\n";
-  if (!out) throw std::runtime_error("cannot write " + out_path);
-  return written;
 }
 
 std::string g_path;
@@ -232,7 +130,7 @@ int main(int argc, char** argv) {
   const char* tmp = std::getenv("TMPDIR");
   g_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/fuselab_bench_tiled_" + std::to_string(getpid()) + ".json";
   std::cout << "generating " << g_path << " ...\n";
-  g_trace_events = writeTiledTrace(g_path);
+  g_trace_events = fuselab::bench::writeTiledTrace(g_path, targetEvents());
   {
     std::ifstream f(g_path, std::ios::binary | std::ios::ate);
     g_file_bytes = size_t(f.tellg());

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/StepIntervals.h"
 
 namespace fuselab {
 
@@ -30,7 +31,13 @@ void addRoofline(const Trace& trace, TraceAnalysis& a) {
     row.roofline = {};
     rows[{row.name, row.category}] = &row;
   }
-  for (StepStats& s : a.steps) s.roofline = {};
+  // a.steps comes from computeSteps: sorted by start.
+  std::vector<std::pair<int64_t, int64_t>> step_spans;
+  for (StepStats& s : a.steps) {
+    s.roofline = {};
+    step_spans.emplace_back(s.start_ns, s.end_ns);
+  }
+  const StepIntervals step_index(std::move(step_spans));
 
   for (size_t i = 0; i < ops.size(); ++i) {
     const EventRef op = ops[i];
@@ -45,9 +52,7 @@ void addRoofline(const Trace& trace, TraceAnalysis& a) {
     if (host) continue;
     accumulate(r.total, f);
     const int64_t when = attributionTimeNs(trace, op);
-    auto step = std::find_if(a.steps.begin(), a.steps.end(),
-                             [&](const StepStats& s) { return when >= s.start_ns && when <= s.end_ns; });
-    if (step != a.steps.end()) accumulate(step->roofline, f);
+    if (auto step = step_index.firstContaining(when)) accumulate(a.steps[*step].roofline, f);
   }
   const RooflineRules& rules = a.options.roofline_rules;
   for (KernelRow& row : a.kernels) finish(row.roofline, r.ceilings, rules);

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/StepIntervals.h"
 
 namespace fuselab {
 
@@ -25,20 +26,8 @@ AnalysisScope findAnalysisScope(const Trace& trace) {
   }
   scope.from_steps = !steps.empty();
 
-  // prefix_end[j]: latest end among steps[0..j], so the search below can stop
-  // as soon as no earlier step reaches `time`.
-  std::vector<int64_t> prefix_end(steps.size());
-  for (size_t j = 0; j < steps.size(); ++j)
-    prefix_end[j] = j ? std::max(prefix_end[j - 1], steps[j].second) : steps[j].second;
-  auto inSomeStep = [&](int64_t time) {
-    auto it = std::upper_bound(steps.begin(), steps.end(), time,
-                               [](int64_t v, const auto& s) { return v < s.first; });
-    if (it == steps.begin()) return false;
-    for (size_t j = size_t(it - steps.begin()) - 1;; --j) {
-      if (time <= steps[j].second) return true;
-      if (j == 0 || prefix_end[j - 1] < time) return false;
-    }
-  };
+  const StepIntervals step_index(steps);
+  auto inSomeStep = [&](int64_t time) { return step_index.firstContaining(time).has_value(); };
 
   int64_t gpu_end = std::numeric_limits<int64_t>::min();
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {

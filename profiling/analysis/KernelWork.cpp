@@ -3,7 +3,6 @@
 #include "profiling/analysis/KernelWork.h"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 #include "profiling/trace/TraceArgs.h"
@@ -30,12 +29,21 @@ void copyWork(const Trace& trace, EventRef op, GpuOpWork& w) {
   w.note = device_to_device ? "device copy: bytes read + written" : "bytes transferred";
 }
 
+// A GPU op (index into the result) and the CPU event it is credited to: its
+// launch call, then the source op of its work. Kept in vectors sorted by
+// event, which the CPU tracks are walked in step with: no map lookups, one
+// per CPU event before (cache misses that cost seconds at 10M events).
+struct Credit {
+  uint64_t event;
+  size_t op;
+  bool graph = false;  // launched by a CUDA graph replay
+};
+
 struct Source {
   EventRef op;
   bool shadowed = false;  // a nested modelled op launched GPU work: this one counts none
   std::vector<size_t> kernels;  // indices into the result
 };
-
 
 int64_t durationOf(const Trace& trace, EventRef op) { return trace.tracks[op.track].dur_ns[op.index]; }
 
@@ -80,15 +88,31 @@ bool splitByParts(const Trace& trace, const std::vector<EventRef>& gpu_ops, cons
   return true;
 }
 
+void sortByEvent(std::vector<Credit>& credits) {
+  std::sort(credits.begin(), credits.end(),
+            [](const Credit& a, const Credit& b) { return a.event != b.event ? a.event < b.event : a.op < b.op; });
+}
+
+// Credits -> one Source per event, in event order.
+std::vector<Source> groupSources(std::vector<Credit> credits) {
+  sortByEvent(credits);
+  std::vector<Source> sources;
+  for (size_t c = 0; c < credits.size(); ++c) {
+    if (c == 0 || credits[c].event != credits[c - 1].event)
+      sources.push_back({{uint32_t(credits[c].event >> 32), uint32_t(credits[c].event)}, false, {}});
+    sources.back().kernels.push_back(credits[c].op);
+  }
+  return sources;
+}
+
 }  // namespace
 
 std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<EventRef>& gpu_ops) {
   std::vector<GpuOpWork> out(gpu_ops.size());
-  // Launch call -> the result entries of the kernels it enqueued.
-  std::unordered_map<uint64_t, std::vector<size_t>> by_launch;
-  // Graph replays: the op around the launch says nothing about the graph's
+  // Launch call -> the result entries of the kernels it enqueued. Graph
+  // replays: the op around the launch says nothing about the graph's
   // kernels, except fuselab's own ops, which replay exactly their own launches.
-  std::unordered_map<uint64_t, bool> graph_launch;
+  std::vector<Credit> by_launch;
   for (size_t k = 0; k < gpu_ops.size(); ++k) {
     const EventRef op = gpu_ops[k];
     GpuOpWork& w = out[k];
@@ -106,22 +130,27 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       const bool graph =
           link->gpu_ops.size() > 1 || trace.name(*link->launch).find("GraphLaunch") != std::string_view::npos;
       if (graph) w.note = "replayed from a CUDA graph: its ops' shapes are not recorded";
-      graph_launch[key(*link->launch)] = graph;
-      by_launch[key(*link->launch)].push_back(k);
+      by_launch.push_back({key(*link->launch), k, graph});
     }
   }
+  sortByEvent(by_launch);
 
-  // Per CPU track: the enclosing ops of each launch, innermost modelled one wins.
-  std::map<uint64_t, Source> sources;  // by key(op): ordered by (track, index)
+  // Per CPU track: the enclosing ops of each launch, innermost modelled one
+  // wins. Tracks and events are visited in key order, as by_launch is sorted.
+  std::vector<Credit> by_source;
   std::unordered_map<uint32_t, bool> modelled;  // name id -> hasWorkModel
+  auto next = by_launch.begin();
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.kind != TrackKind::Cpu) continue;
     std::vector<uint32_t> open;
     for (uint32_t i = 0; i < t.size(); ++i) {
       while (!open.empty() && t.end_ns(open.back()) <= t.start_ns[i]) open.pop_back();
-      auto launched = by_launch.find(key({ti, i}));
-      if (launched != by_launch.end()) {
+      const uint64_t here = key({ti, i});
+      while (next != by_launch.end() && next->event < here) ++next;
+      auto last = next;
+      while (last != by_launch.end() && last->event == here) ++last;
+      if (next != last) {
         std::optional<uint32_t> source;
         std::string innermost;
         for (size_t a = open.size(); a-- > 0;) {
@@ -135,25 +164,25 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
             break;
           }
         }
-        const bool replay = graph_launch[key({ti, i})];
+        const bool replay = next->graph;
         if (source && replay && !trace.strings.get(t.name_id[*source]).starts_with("fuselab::")) {
           // keeps the graph note set above
         } else if (source) {
-          Source& s = sources[key({ti, *source})];
-          s.op = {ti, *source};
-          s.kernels.insert(s.kernels.end(), launched->second.begin(), launched->second.end());
+          for (auto l = next; l != last; ++l) by_source.push_back({key({ti, *source}), l->op});
         } else if (!replay) {
-          for (size_t k : launched->second)
-            out[k].note = innermost.empty() ? "launched outside any CPU op" : "no work model for " + innermost;
+          for (auto l = next; l != last; ++l)
+            out[l->op].note = innermost.empty() ? "launched outside any CPU op" : "no work model for " + innermost;
         }
+        next = last;
       }
       open.push_back(i);
     }
   }
+  std::vector<Source> sources = groupSources(std::move(by_source));
 
   // A source with another source nested inside it: its work is already counted there.
   std::vector<Source*> stack;
-  for (auto& [k, s] : sources) {
+  for (Source& s : sources) {
     const Track& t = trace.tracks[s.op.track];
     while (!stack.empty() && (stack.back()->op.track != s.op.track ||
                               t.end_ns(stack.back()->op.index) <= t.start_ns[s.op.index]))
@@ -162,7 +191,7 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     stack.push_back(&s);
   }
 
-  for (auto& [k, s] : sources) {
+  for (const Source& s : sources) {
     const std::string name(trace.name(s.op));
     if (s.shadowed) {
       for (size_t i : s.kernels)
@@ -172,13 +201,13 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     const OpWorkResult r = opWork(name, parseOpInputs(trace.argsJson(trace.tracks[s.op.track].args[s.op.index])));
     if (r.work && !r.parts.empty() && splitByParts(trace, gpu_ops, s, r, out)) continue;
     int64_t total_ns = 0;
-    for (size_t i : s.kernels) total_ns += trace.tracks[gpu_ops[i].track].dur_ns[gpu_ops[i].index];
+    for (size_t i : s.kernels) total_ns += durationOf(trace, gpu_ops[i]);
     for (size_t i : s.kernels) {
       GpuOpWork& w = out[i];
       w.source = s.op;
       w.note = r.note;
       if (!r.work) continue;
-      const int64_t dur = trace.tracks[gpu_ops[i].track].dur_ns[gpu_ops[i].index];
+      const int64_t dur = durationOf(trace, gpu_ops[i]);
       w.op_kernels = static_cast<uint32_t>(s.kernels.size());
       w.share = total_ns > 0 ? double(dur) / double(total_ns) : 1.0 / double(s.kernels.size());
       Work work = *r.work;

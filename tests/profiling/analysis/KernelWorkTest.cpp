@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/KernelWork.h"
@@ -53,6 +55,36 @@ TEST(KernelWork, SplitKSharesTheGemmsWorkByDuration) {
   EXPECT_DOUBLE_EQ(reduce.work->flops, 0.25 * kMmFlops);
   EXPECT_DOUBLE_EQ(gemm.work->bytes + reduce.work->bytes, kMmBytes);
   EXPECT_NE(gemm.note.find("split over its 2 kernels"), std::string::npos) << gemm.note;
+}
+
+// Launches on two CPU threads, with GPU ops listed in another order than
+// their launches: each kernel takes the work of the op on its own thread.
+TEST(KernelWork, EachThreadsLaunchesTakeTheirOwnThreadsOp) {
+  Trace t;
+  const uint32_t thread_a = t.trackFor("100", "100"), thread_b = t.trackFor("100", "200");
+  const uint32_t stream_7 = t.trackFor("0", "7"), stream_8 = t.trackFor("0", "8");
+  for (auto [track, start] : {std::pair{thread_a, 0}, {thread_b, 0}, {thread_a, 20'000}}) {
+    Trace::NewEvent mm = test::newEvent(t, "aten::mm", start, 10'000);
+    mm.args = t.addArgs(kMmArgs);
+    t.append(track, mm);
+  }
+  test::addEvent(t, thread_a, "cudaLaunchKernel", 1'000, 500, Category::CudaRuntime, 1);
+  test::addEvent(t, thread_b, "cudaLaunchKernel", 2'000, 500, Category::CudaRuntime, 2);
+  test::addEvent(t, thread_a, "cudaLaunchKernel", 21'000, 500, Category::CudaRuntime, 3);
+  test::addEvent(t, stream_7, "gemm_b", 5'000, 1'000, Category::Kernel, 2);
+  test::addEvent(t, stream_7, "gemm_a2", 30'000, 1'000, Category::Kernel, 3);
+  test::addEvent(t, stream_8, "gemm_a", 6'000, 1'000, Category::Kernel, 1);
+  t.finalize();
+  const auto w = workOf(t);
+  for (auto [kernel, thread, start] :
+       {std::tuple{"gemm_a", "100", 0}, {"gemm_b", "200", 0}, {"gemm_a2", "100", 20'000}}) {
+    const GpuOpWork& x = byName(t, w, kernel);
+    ASSERT_TRUE(x.work && x.source) << kernel << ": " << x.note;
+    EXPECT_EQ(t.strings.get(t.tracks[x.source->track].tid_id), thread) << kernel;
+    EXPECT_EQ(t.tracks[x.source->track].start_ns[x.source->index], start) << kernel;
+    EXPECT_EQ(x.op_kernels, 1u) << kernel;
+    EXPECT_DOUBLE_EQ(x.work->flops, kMmFlops) << kernel;
+  }
 }
 
 // fuselab's large MLP path replays its two kernels from a graph inside one

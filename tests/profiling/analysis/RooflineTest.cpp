@@ -5,6 +5,7 @@
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/Roofline.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/SyntheticTrace.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -138,6 +139,31 @@ TEST(Roofline, AnalyzeTraceFillsKernelRowsAndSteps) {
   for (const StepStats& s : a.steps) step_flops += s.roofline.flops;
   EXPECT_DOUBLE_EQ(step_flops, a.roofline.total.flops);
   EXPECT_GT(a.roofline.total.flops, 0);
+}
+
+TEST(Roofline, StepFiguresCountTheOpsLaunchedInEachStep) {
+  // Launches at a step's first and last instant, and one whose kernel runs
+  // in the next step's time: each op counts in the step of its launch call,
+  // as in the step table; ops launched between steps count in none.
+  const Trace t = test::SyntheticTrace()
+                      .step(1, 0, 10'000)
+                      .step(2, 20'000, 10'000)
+                      .step(3, 40'000, 10'000)
+                      .launched("k", 0, 100, 1'000, 500, 1)
+                      .launched("k", 10'000, 100, 11'000, 500, 2)
+                      .launched("k", 15'000, 100, 16'000, 500, 3)
+                      .launched("k", 20'000, 100, 21'000, 500, 4)
+                      .launched("k", 29'000, 100, 45'000, 500, 5)
+                      .launched("k", 40'000, 100, 46'000, 500, 6)
+                      .launched("k", 50'000, 100, 50'500, 500, 7)
+                      .build();
+  const TraceAnalysis a = analyzeTrace(t);
+  ASSERT_EQ(a.steps.size(), 3u);
+  for (const StepStats& s : a.steps) {
+    EXPECT_EQ(s.roofline.known + s.roofline.unknown, 2u) << s.name;
+    EXPECT_EQ(s.roofline.known + s.roofline.unknown, s.kernels) << s.name;
+  }
+  EXPECT_EQ(a.roofline.total.known + a.roofline.total.unknown, 6u);
 }
 
 }  // namespace
