@@ -98,7 +98,12 @@ TEST(TpMlpRun, FusedOnTheCpuSaysItRunsEagerAndJsonIsAloneOnStdout) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_FALSE(r.out.empty());
   EXPECT_EQ(r.out.front(), '{') << r.out;
-  EXPECT_NE(r.err.find("fused -> eager: the fused kernel runs on CUDA only"), std::string::npos) << r.err;
+  // Why it falls back: "the fused kernel runs on CUDA only", or in a build
+  // without CUDA (the sanitizer build) "this build has no CUDA".
+  EXPECT_NE(r.err.find("fused -> eager: "), std::string::npos) << r.err;
+  EXPECT_TRUE(r.err.find("runs on CUDA only") != std::string::npos ||
+              r.err.find("this build has no CUDA") != std::string::npos)
+      << r.err;
 }
 
 // Run in the window: the worker thread starts the ranks and hands back the run.
