@@ -47,45 +47,64 @@ struct Source {
 
 int64_t durationOf(const Trace& trace, EventRef op) { return trace.tracks[op.track].dur_ns[op.index]; }
 
-// An op whose model names the part each of its kernels does (OpWorkResult::
-// parts): each named part goes to the kernels whose names hold it, the
-// unnamed part to the others, split by duration within a part. False, with
-// nothing written, when the kernels do not fit the parts (another code path
-// of the op, e.g. one kernel for all of it).
-bool splitByParts(const Trace& trace, const std::vector<EventRef>& gpu_ops, const Source& s, const OpWorkResult& r,
-                  std::vector<GpuOpWork>& out) {
-  std::vector<std::vector<size_t>> kernels_of(r.parts.size());
+// The op's kernels grouped by the part of its work each does: a part whose
+// kernel_name a kernel's name holds, else the unnamed part. Without parts in
+// the model, or when its kernels do not fit them (another code path of the
+// op, e.g. one kernel for all of it), the whole work is one unnamed part.
+std::vector<KernelPart> partsFor(const OpWorkResult& r, const Trace& trace, const std::vector<EventRef>& gpu_ops,
+                                 const Source& s, std::vector<std::vector<size_t>>& kernels_of) {
+  auto partOf = [&](std::string_view name) {
+    size_t unnamed = r.parts.size();
+    for (size_t p = 0; p < r.parts.size(); ++p) {
+      if (r.parts[p].kernel_name.empty()) unnamed = std::min(unnamed, p);
+      else if (name.find(r.parts[p].kernel_name) != std::string_view::npos) return p;
+    }
+    return unnamed;
+  };
+  kernels_of.assign(r.parts.size(), {});
+  bool fits = !r.parts.empty();
   for (size_t k : s.kernels) {
-    const std::string_view name = trace.name(gpu_ops[k]);
-    size_t found = r.parts.size();
-    for (size_t p = 0; p < r.parts.size() && found == r.parts.size(); ++p)
-      if (!r.parts[p].kernel_name.empty() && name.find(r.parts[p].kernel_name) != std::string_view::npos) found = p;
-    for (size_t p = 0; p < r.parts.size() && found == r.parts.size(); ++p)
-      if (r.parts[p].kernel_name.empty()) found = p;
-    if (found == r.parts.size()) return false;
-    kernels_of[found].push_back(k);
+    const size_t p = partOf(trace.name(gpu_ops[k]));
+    if (p == r.parts.size()) fits = false;
+    else kernels_of[p].push_back(k);
   }
-  for (const auto& ks : kernels_of)
-    if (ks.empty()) return false;
-  for (size_t p = 0; p < r.parts.size(); ++p) {
+  for (const auto& ks : kernels_of) fits = fits && !ks.empty();
+  if (fits) return r.parts;
+  kernels_of = {s.kernels};
+  return {KernelPart{"", *r.work}};
+}
+
+// Each kernel of the source op its part's work, split by duration between
+// the kernels of one part; `share` is its fraction of the op's work.
+void creditWork(const Trace& trace, const std::vector<EventRef>& gpu_ops, const Source& s, const OpWorkResult& r,
+                std::vector<GpuOpWork>& out) {
+  std::vector<std::vector<size_t>> kernels_of;
+  const std::vector<KernelPart> parts = partsFor(r, trace, gpu_ops, s, kernels_of);
+  const bool whole = parts.size() == 1 && parts[0].kernel_name.empty();
+  for (size_t p = 0; p < parts.size(); ++p) {
     int64_t part_ns = 0;
     for (size_t k : kernels_of[p]) part_ns += durationOf(trace, gpu_ops[k]);
     for (size_t k : kernels_of[p]) {
       GpuOpWork& w = out[k];
       const double of_part = part_ns > 0 ? double(durationOf(trace, gpu_ops[k])) / double(part_ns)
                                          : 1.0 / double(kernels_of[p].size());
-      Work work = r.parts[p].work;
+      Work work = parts[p].work;
       work.flops *= of_part;
       work.bytes *= of_part;
       w.source = s.op;
       w.work = work;
       w.op_kernels = static_cast<uint32_t>(s.kernels.size());
-      w.share = r.work->flops > 0 ? work.flops / r.work->flops : of_part;
-      w.note = r.note + "; this kernel's part of it: " +
-               (r.parts[p].kernel_name.empty() ? std::string("the rest") : r.parts[p].kernel_name);
+      w.note = r.note;
+      if (whole) {
+        w.share = of_part;
+        if (w.op_kernels > 1) w.note += "; split over its " + std::to_string(w.op_kernels) + " kernels by duration";
+      } else {
+        w.share = r.work->flops > 0 ? work.flops / r.work->flops : of_part;
+        w.note += "; this kernel's part of it: " +
+                  (parts[p].kernel_name.empty() ? std::string("the rest") : parts[p].kernel_name);
+      }
     }
   }
-  return true;
 }
 
 void sortByEvent(std::vector<Credit>& credits) {
@@ -199,23 +218,13 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       continue;
     }
     const OpWorkResult r = opWork(name, parseOpInputs(trace.argsJson(trace.tracks[s.op.track].args[s.op.index])));
-    if (r.work && !r.parts.empty() && splitByParts(trace, gpu_ops, s, r, out)) continue;
-    int64_t total_ns = 0;
-    for (size_t i : s.kernels) total_ns += durationOf(trace, gpu_ops[i]);
+    if (r.work) {
+      creditWork(trace, gpu_ops, s, r, out);
+      continue;
+    }
     for (size_t i : s.kernels) {
-      GpuOpWork& w = out[i];
-      w.source = s.op;
-      w.note = r.note;
-      if (!r.work) continue;
-      const int64_t dur = durationOf(trace, gpu_ops[i]);
-      w.op_kernels = static_cast<uint32_t>(s.kernels.size());
-      w.share = total_ns > 0 ? double(dur) / double(total_ns) : 1.0 / double(s.kernels.size());
-      Work work = *r.work;
-      work.flops *= w.share;
-      work.bytes *= w.share;
-      w.work = work;
-      if (w.op_kernels > 1)
-        w.note += "; split over its " + std::to_string(w.op_kernels) + " kernels by duration";
+      out[i].source = s.op;
+      out[i].note = r.note;
     }
   }
   return out;
