@@ -18,17 +18,13 @@ namespace fuselab {
 namespace {
 
 std::string traceFileName(int rank) { return "rank-" + std::to_string(rank) + ".json.gz"; }
+std::string logFileName(int rank) { return "rank-" + std::to_string(rank) + ".log"; }
 
 // Validates in the parent what needs no LibTorch, so bad values fail before any process starts.
 WorkloadParams checkedParams(const WorkloadParams& params) {
   WorkloadParams p = params;
   const WorkloadInfo& info = catalogWorkload(p.workload);
-  if (p.variant.empty()) p.variant = info.variants.front();
-  if (std::find(info.variants.begin(), info.variants.end(), p.variant) == info.variants.end()) {
-    std::string choices;
-    for (const auto& v : info.variants) choices += (choices.empty() ? "" : ", ") + v;
-    throw WorkloadError("unknown variant '" + p.variant + "' for " + p.workload + " (choose " + choices + ")");
-  }
+  p.variant = catalogVariant(info, p.variant);
   checkSizes(p);
   if (p.hidden % p.ranks != 0)
     throw WorkloadError(p.workload + " splits hidden = " + std::to_string(p.hidden) + " across " +
@@ -152,7 +148,7 @@ RunFolder captureRun(const WorkloadParams& params, const CaptureOptions& options
              {"LOCAL_RANK", std::to_string(r)}, {"WORLD_SIZE", std::to_string(p.ranks)},
              {"LOCAL_WORLD_SIZE", std::to_string(p.ranks)}, {"NCCL_NVLS_ENABLE", "0"},
              {"TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"}, {"OMP_NUM_THREADS", threadsPerRank(p.ranks)}};
-    w.log = staging.path() / ("rank-" + std::to_string(r) + ".log");
+    w.log = staging.path() / logFileName(r);
     workers.push_back(std::move(w));
   }
   LaunchOutcome outcome;
@@ -166,14 +162,14 @@ RunFolder captureRun(const WorkloadParams& params, const CaptureOptions& options
                        std::to_string(p.ranks) + " ranks; the others were stopped, no run folder kept):\n" +
                        outcome.report());
   if (run.rank0_says) {
-    std::ifstream log(staging.path() / "rank-0.log");
+    std::ifstream log(staging.path() / logFileName(0));
     for (std::string line; std::getline(log, line);)
       if (line.starts_with("captured ")) run.rank0_says(line);
   }
   for (int r = 0; r < p.ranks; ++r) {
     if (!std::filesystem::exists(staging.path() / traceFileName(r)))
       throw CaptureError("rank " + std::to_string(r) + " exited without writing its trace");
-    std::filesystem::remove(staging.path() / ("rank-" + std::to_string(r) + ".log"));
+    std::filesystem::remove(staging.path() / logFileName(r));
   }
   if (run.out.empty()) return staging;
   std::filesystem::rename(staging.path(), run.out);

@@ -11,6 +11,7 @@
 
 #include "kernels/CudaGraphWorkload.h"
 #include "kernels/TorchWorkload.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 
 namespace fuselab {
 namespace {
@@ -44,15 +45,6 @@ const WorkloadEntry& findEntry(const std::vector<WorkloadEntry>& all, const std:
   std::string choices;
   for (const auto& e : all) choices += (choices.empty() ? "" : ", ") + e.info.name;
   throw WorkloadError("unknown workload '" + name + "' (choose " + choices + ")");
-}
-
-std::string resolveVariant(const WorkloadInfo& info, const std::string& requested) {
-  if (requested.empty()) return info.variants.empty() ? std::string() : info.variants.front();
-  for (const auto& v : info.variants)
-    if (v == requested) return v;
-  std::string choices;
-  for (const auto& v : info.variants) choices += (choices.empty() ? "" : ", ") + v;
-  throw WorkloadError("unknown variant '" + requested + "' for " + info.name + " (choose " + choices + ")");
 }
 
 void checkDevice(const WorkloadParams& p, const WorkloadInfo& info) {
@@ -115,7 +107,7 @@ std::unique_ptr<Workload> makeWorkload(const WorkloadParams& params) {
   const auto all = entries();
   const WorkloadEntry& entry = findEntry(all, params.workload);
   WorkloadParams p = params;
-  p.variant = resolveVariant(entry.info, params.variant);
+  p.variant = catalogVariant(entry.info, params.variant);
   checkSizes(p);
   checkDevice(p, entry.info);
   checkMemory(p, entry);

@@ -106,4 +106,13 @@ const WorkloadInfo& catalogWorkload(const std::string& name) {
   throw WorkloadError("unknown workload '" + name + "' (choose " + choices + ")");
 }
 
+std::string catalogVariant(const WorkloadInfo& info, const std::string& requested) {
+  if (requested.empty()) return info.variants.empty() ? std::string() : info.variants.front();
+  for (const auto& v : info.variants)
+    if (v == requested) return v;
+  std::string choices;
+  for (const auto& v : info.variants) choices += (choices.empty() ? "" : ", ") + v;
+  throw WorkloadError("unknown variant '" + requested + "' for " + info.name + " (choose " + choices + ")");
+}
+
 }  // namespace fuselab

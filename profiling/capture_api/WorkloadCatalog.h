@@ -18,4 +18,8 @@ const std::vector<WorkloadInfo>& workloadCatalog();
 // The workload named `name`; throws WorkloadError listing the names otherwise.
 const WorkloadInfo& catalogWorkload(const std::string& name);
 
+// `requested`, or the workload's first variant when it is empty; throws
+// WorkloadError listing the variants when the workload has no such one.
+std::string catalogVariant(const WorkloadInfo& info, const std::string& requested);
+
 }  // namespace fuselab
