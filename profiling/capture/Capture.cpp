@@ -15,7 +15,8 @@ namespace {
 // Share of the progress bar each phase takes.
 constexpr double kWarmupShare = 0.3;
 constexpr double kStepsShare = 0.6;
-// Warm-up forwards run with the collectors on (and left out of the trace).
+// The profiler's own warm-up: forwards after the user's warm-up, run with
+// the collectors on and left out of the trace.
 constexpr int kProfiledWarmups = 2;
 // Forwards timed without profiling in each unprofiled block (observer effect).
 constexpr int kMinUnprofiled = 3;
@@ -70,7 +71,7 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   CollectorsGuard stop_on_exit{dispatch, cupti};
   auto startCupti = [&] {
     if (!options.gpu) return;
-    report(progress, kWarmupShare * (options.warmup - 1) / std::max(1, options.warmup), "starting CUPTI");
+    report(progress, kWarmupShare * options.warmup / (options.warmup + kProfiledWarmups), "starting CUPTI");
     CuptiOptions cupti_options;
     cupti_options.driver_api = options.cupti_driver_api;
     cupti_options.api_source = options.cupti_api_source;
@@ -83,24 +84,25 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   // Warm-up forwards are steps 0..warmup-1 (their scopes' code paths get warm too).
   std::vector<std::string> step_names;
   for (int i = 0; i < options.warmup + options.steps; ++i) step_names.push_back(profilerStepName(i));
-  auto runStep = [&](int index) {
-    UserScope step(step_names[index]);
+  const std::string profiler_warmup_name = "profiler warm-up";
+  auto runNamedStep = [&](const std::string& name) {
+    UserScope step(name);
     UserScope region(target.region_label);
     target.forward();
   };
 
-  // Both collectors start kProfiledWarmups forwards before the recorded steps
-  // and those forwards' records are left out (as torch.profiler's schedule
-  // does with its warm-up steps): the first launches after enabling CUPTI pay
-  // for its one-time setup, the second forward under CUPTI is still several
-  // times slower than the rest (linear on an H100: 190 us against 26 us), and
-  // the first run of each op with the RecordFunction callback installed takes
-  // LibTorch's profiling code paths cold. The device is synchronized before
-  // them, not after: the recorded steps follow them back to back, as every
-  // later step follows the one before, and the first recorded step is not the
-  // first after an idle wait. With fewer warm-up forwards the first recorded
-  // steps keep part of these costs; without warm-up they stay in the first
-  // step, along with the rest of the cold start.
+  // With --warmup N >= 1 the N warm-up forwards run with no profiler, then
+  // both collectors start and the profiler's own warm-up, kProfiledWarmups
+  // more forwards, runs under them with its records left out (what
+  // torch.profiler's schedule does with its warm-up steps): the first
+  // launches after enabling CUPTI pay for its one-time setup, the second
+  // forward under CUPTI is still several times slower than the rest (linear
+  // on an H100: 190 us against 26 us), and the first run of each op with the
+  // RecordFunction callback installed takes LibTorch's profiling code paths
+  // cold. The device is synchronized after them, so their GPU work does not
+  // run on into the first recorded step, where it would be idle time of the
+  // trace (it was cut out by launch) while the GPU was in fact busy. With
+  // --warmup 0 there is none of this: the first step is the real cold start.
   DispatchOptions dispatch_options;
   dispatch_options.record_shapes = options.record_shapes;
   auto startCollectors = [&] {
@@ -110,37 +112,41 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   };
   // The observer effect: the same forwards, back to back and synchronized
   // as the recorded steps are, timed with no profiler attached in a block
-  // before the collectors start (when an unprofiled warm-up came first) and
-  // one after they stop, so a drift of the machine's speed affects both sides.
+  // before the collectors start (after the warm-up) and one after they stop.
+  // The faster block counts: a block is only ever slowed by something the
+  // recorded steps did not meet (GPU clocks still ramping up after an idle
+  // start, a one-off stall), never made faster.
   const int unprofiled_per_block = std::clamp(options.steps, kMinUnprofiled, kMaxUnprofiled);
-  int64_t unprofiled_ns = 0;
+  double unprofiled_ns_per_step = 0;
   int unprofiled_done = 0;
   auto timeUnprofiled = [&] {
     const auto start = std::chrono::steady_clock::now();
     for (int k = 0; k < unprofiled_per_block; ++k) target.forward();
     target.synchronize();
-    unprofiled_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+    const double per_step =
+        double(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count()) /
+        unprofiled_per_block;
+    unprofiled_ns_per_step = unprofiled_done == 0 ? per_step : std::min(unprofiled_ns_per_step, per_step);
     unprofiled_done += unprofiled_per_block;
   };
 
-  const int first_profiled = std::max(0, options.warmup - kProfiledWarmups);
   for (int i = 0; i < options.warmup; ++i) {
     if (cancelled(progress)) return finishCancelled();
-    if (i == first_profiled) {
-      target.synchronize();
-      if (i > 0) {
-        report(progress, kWarmupShare * i / options.warmup, "timing without the profiler");
-        timeUnprofiled();
-      }
-      startCollectors();
-    }
-    report(progress, kWarmupShare * i / options.warmup,
+    report(progress, kWarmupShare * i / (options.warmup + kProfiledWarmups),
            "warmup " + std::to_string(i + 1) + "/" + std::to_string(options.warmup));
-    runStep(i);
+    runNamedStep(step_names[i]);
   }
-  if (options.warmup == 0) {
+  target.synchronize();
+  if (options.warmup > 0) {
+    if (cancelled(progress)) return finishCancelled();
+    report(progress, kWarmupShare * options.warmup / (options.warmup + kProfiledWarmups), "timing without the profiler");
+    timeUnprofiled();
+  }
+  startCollectors();
+  if (options.warmup > 0) {
+    report(progress, kWarmupShare * (options.warmup + 1) / (options.warmup + kProfiledWarmups), "profiler warm-up");
+    for (int i = 0; i < kProfiledWarmups; ++i) runNamedStep(profiler_warmup_name);
     target.synchronize();
-    startCollectors();
   }
   const int64_t recording_from_ns = CuptiCollector::nowNs();
 
@@ -149,7 +155,7 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
     if (cancelled(progress)) break;
     report(progress, kWarmupShare + kStepsShare * i / options.steps,
            "step " + std::to_string(i + 1) + "/" + std::to_string(options.steps));
-    runStep(options.warmup + i);
+    runNamedStep(step_names[options.warmup + i]);
     ++result.steps_done;
   }
   target.synchronize();
@@ -164,7 +170,7 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   timeUnprofiled();
   ObserverEffect effect;
   effect.profiled_ns_per_step = double(result.steps_wall_ns) / options.steps;
-  effect.unprofiled_ns_per_step = double(unprofiled_ns) / unprofiled_done;
+  effect.unprofiled_ns_per_step = unprofiled_ns_per_step;
   effect.unprofiled_steps = unprofiled_done;
   result.observer_effect = effect;
 

@@ -38,7 +38,7 @@ struct CaptureTarget {
 };
 
 struct CaptureOptions {
-  int warmup = 3;              // forwards before recording, then synchronize
+  int warmup = 3;              // unprofiled forwards before the profiler warm-up (0: cold start)
   int steps = 3;               // recorded steps, each "ProfilerStep#k" around one forward
   bool record_shapes = true;   // "Input Dims" of each op
   bool gpu = true;             // use CUPTI when available

@@ -233,14 +233,26 @@ TEST(CaptureRun, ReportsProgressToTheEnd) {
   int forwards = 0;
   CaptureProgress progress;
   CaptureResult r = runCapture(countingTarget(&forwards), threeSteps(), &progress);
-  // 2 warm-ups + 3 steps + 3 timed without the profiler afterwards (the
-  // observer effect; both warm-ups are profiled, so none is timed before).
-  EXPECT_EQ(forwards, 8);
+  // 2 warm-ups + 3 timed without the profiler (the observer effect) + 2 of
+  // the profiler's own warm-up + 3 steps + 3 timed without the profiler again.
+  EXPECT_EQ(forwards, 13);
   ASSERT_TRUE(r.observer_effect.has_value());
-  EXPECT_EQ(r.observer_effect->unprofiled_steps, 3);
+  EXPECT_EQ(r.observer_effect->unprofiled_steps, 6);
   EXPECT_DOUBLE_EQ(progress.fraction.load(), 1.0);
   EXPECT_EQ(progress.phase(), "done");
   EXPECT_GT(r.steps_wall_ns, 0);
+  EXPECT_EQ(steps(stepTrackEvents(r.trace)).size(), 3u);
+}
+
+TEST(CaptureRun, NoWarmupRecordsTheColdStartWithNoProfilerWarmup) {
+  int forwards = 0;
+  CaptureOptions o = threeSteps();
+  o.warmup = 0;
+  CaptureResult r = runCapture(countingTarget(&forwards), o, nullptr);
+  // 3 steps, the first one cold, then 3 timed without the profiler.
+  EXPECT_EQ(forwards, 6);
+  ASSERT_TRUE(r.observer_effect.has_value());
+  EXPECT_EQ(r.observer_effect->unprofiled_steps, 3);
   EXPECT_EQ(steps(stepTrackEvents(r.trace)).size(), 3u);
 }
 
