@@ -2,6 +2,7 @@
 // summed per kernel name, per step and over the trace.
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/StepIntervals.h"
@@ -18,11 +19,13 @@ bool isHostTransfer(const Trace& trace, EventRef op) {
 
 }  // namespace
 
-void addRoofline(const Trace& trace, TraceAnalysis& a) {
+void addRoofline(const Trace& trace, TraceAnalysis& a) { addRoofline(trace, a, attributeWork(trace, a.scope.gpu_ops)); }
+
+void addRoofline(const Trace& trace, TraceAnalysis& a, std::vector<GpuOpWork> work) {
   RooflineAnalysis& r = a.roofline;
   r.ceilings = ceilingsForTrace(trace, a.options.measured_ceilings);
   const auto& ops = a.scope.gpu_ops;
-  r.work = attributeWork(trace, ops);
+  r.work = std::move(work);
   r.ops.clear();
   r.total = {};
 
