@@ -210,6 +210,7 @@ void Trace::finalize() {
       }
     }
   }
+  launch_index_.freeze();
 }
 
 const LaunchLink* Trace::launchFor(int64_t correlation) const {
