@@ -80,7 +80,7 @@ void Importer::tooDeep(od::value v, const Window& w) {
   throw SemanticError{at + ": nesting deeper than " + std::to_string(kMaxNesting) + " levels", off};
 }
 
-void Importer::validate(od::value v, const Window& w, int depth) {
+void Importer::validate(od::value& v, const Window& w, int depth) {
   json_type t = v.type();
   switch (t) {
     case json_type::object: {
