@@ -1,10 +1,7 @@
-// analyzeTrace: every analysis of Analysis.h over one trace. Work attribution
-// (reading every modelled op's args) is the largest part and depends only on
-// the scope, so it runs on a second thread beside the others.
+// analyzeTrace: every analysis of Analysis.h over one trace.
 #include "profiling/analysis/Analysis.h"
 
 #include <algorithm>
-#include <future>
 
 namespace fuselab {
 
@@ -17,8 +14,6 @@ TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
   for (EventRef r : a.scope.gpu_ops)
     if (trace.tracks[r.track].category[r.index] == Category::Kernel) ++a.kernel_count;
   a.gpu_op_count = a.scope.gpu_ops.size();
-  std::future<std::vector<GpuOpWork>> work =
-      std::async(std::launch::async, [&] { return attributeWork(trace, a.scope.gpu_ops); });
 
   a.gaps = findGpuGaps(trace, a.scope, a.options);
   a.idle = summarizeIdle(a.gaps);
@@ -31,7 +26,7 @@ TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
   a.cpu_ops = cpuOpTable(trace);
   a.verdict = decideVerdict(a.utilization, a.idle, a.gpu_op_count);
   a.diagnostics = findDiagnostics(trace, a.steps);
-  addRoofline(trace, a, work.get());
+  addRoofline(trace, a);
   return a;
 }
 

@@ -274,10 +274,8 @@ struct RooflineAnalysis {
 };
 
 // Fills `roofline`, and the roofline figures of the kernel rows and steps.
-// `work`: attributeWork of the scope's GPU ops, when already computed.
 struct TraceAnalysis;
 void addRoofline(const Trace& trace, TraceAnalysis& analysis);
-void addRoofline(const Trace& trace, TraceAnalysis& analysis, std::vector<GpuOpWork> work);
 
 // ---------------------------------------------------------------------------
 // Everything at once.

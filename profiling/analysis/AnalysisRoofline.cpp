@@ -2,7 +2,6 @@
 // summed per kernel name, per step and over the trace.
 #include <algorithm>
 #include <map>
-#include <utility>
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/StepIntervals.h"
@@ -19,13 +18,11 @@ bool isHostTransfer(const Trace& trace, EventRef op) {
 
 }  // namespace
 
-void addRoofline(const Trace& trace, TraceAnalysis& a) { addRoofline(trace, a, attributeWork(trace, a.scope.gpu_ops)); }
-
-void addRoofline(const Trace& trace, TraceAnalysis& a, std::vector<GpuOpWork> work) {
+void addRoofline(const Trace& trace, TraceAnalysis& a) {
   RooflineAnalysis& r = a.roofline;
   r.ceilings = ceilingsForTrace(trace, a.options.measured_ceilings);
   const auto& ops = a.scope.gpu_ops;
-  r.work = std::move(work);
+  r.work = attributeWork(trace, ops);
   r.ops.clear();
   r.total = {};
 
