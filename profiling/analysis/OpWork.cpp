@@ -2,7 +2,6 @@
 #include "profiling/analysis/OpWork.h"
 
 #include <cctype>
-#include <nlohmann/json.hpp>
 
 #include "profiling/analysis/CollectiveEvents.h"
 
@@ -39,47 +38,6 @@ int64_t OpInput::numel() const {
 }
 
 std::optional<int> elementBytes(const OpInput& in) { return dtypeBytes(in.type); }
-
-namespace {
-
-// [d0, d1, ...] of non-negative integers; false for anything else.
-bool readShape(const nlohmann::json& j, std::vector<int64_t>& out) {
-  if (!j.is_array()) return false;
-  for (const auto& d : j) {
-    if (!d.is_number_integer() || d.get<int64_t>() < 0) return false;
-    out.push_back(d.get<int64_t>());
-  }
-  return true;
-}
-
-}  // namespace
-
-OpInputs parseOpInputs(std::string_view args_json) {
-  OpInputs out;
-  if (args_json.empty()) return out;
-  const auto args = nlohmann::json::parse(args_json, nullptr, /*allow_exceptions=*/false);
-  if (!args.is_object()) return out;
-  const auto dims = args.find("Input Dims");
-  if (dims == args.end() || !dims->is_array()) return out;
-  for (const auto& d : *dims) {
-    OpInput in;
-    if (d.is_array() && !d.empty() && d[0].is_array()) {  // a tensor list: keep its first tensor's dims
-      in.tensor_list = true;
-      if (!readShape(d[0], in.dims)) return out;
-    } else if (!readShape(d, in.dims)) {
-      return out;
-    }
-    out.inputs.push_back(std::move(in));
-  }
-  out.has_dims = true;
-  const auto types = args.find("Input type");
-  if (types != args.end() && types->is_array() && types->size() == out.inputs.size()) {
-    for (size_t i = 0; i < types->size(); ++i)
-      if ((*types)[i].is_string()) out.inputs[i].type = (*types)[i].get<std::string>();
-    out.has_types = true;
-  }
-  return out;
-}
 
 bool hasWorkModel(std::string_view op_name) {
   return isGemmModelName(op_name) || isElementwiseModelName(op_name);

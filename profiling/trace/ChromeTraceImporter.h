@@ -163,7 +163,7 @@ class Importer {
   void readEvent(od::value v, const Window& w, EventFields& f);
   void readArgs(od::value v, const Window& w, EventFields& f);
   Token readToken(od::value v, json_type t);
-  void validate(od::value v, const Window& w, int depth);
+  void validate(od::value& v, const Window& w, int depth);  // by reference: a copy per call stalled on store forwarding
   [[noreturn]] void tooDeep(od::value v, const Window& w);
   void readTopLevelField(std::string_view key, od::value v, const Window& w);
 

@@ -183,11 +183,20 @@ void Trace::finalize() {
   }
 
   launches_.clear();
-  launch_index_.clear();
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  size_t linked = 0;
+  for (const Track& t : tracks)
+    for (uint32_t i = 0; i < t.size(); ++i)
+      if (t.correlation[i] >= 0 && (isLaunchCall(t.category[i]) || isGpuWork(t.category[i]))) {
+        lo = std::min(lo, t.correlation[i]);
+        hi = std::max(hi, t.correlation[i]);
+        ++linked;
+      }
+  launch_index_.reset(lo, hi, linked);
   auto linkFor = [&](int64_t corr) -> LaunchLink& {
-    auto [it, inserted] = launch_index_.emplace(corr, static_cast<uint32_t>(launches_.size()));
-    if (inserted) launches_.push_back(LaunchLink{corr, std::nullopt, {}});
-    return launches_[it->second];
+    const uint32_t at = launch_index_.findOrAdd(corr, static_cast<uint32_t>(launches_.size()));
+    if (at == launches_.size()) launches_.push_back(LaunchLink{corr, std::nullopt, {}});
+    return launches_[at];
   };
   for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
     const Track& t = tracks[ti];
@@ -201,11 +210,12 @@ void Trace::finalize() {
       }
     }
   }
+  launch_index_.freeze();
 }
 
 const LaunchLink* Trace::launchFor(int64_t correlation) const {
-  auto it = launch_index_.find(correlation);
-  return it == launch_index_.end() ? nullptr : &launches_[it->second];
+  const uint32_t at = launch_index_.find(correlation);
+  return at == CorrelationIndex::kNone ? nullptr : &launches_[at];
 }
 
 size_t Trace::eventCount() const {

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "profiling/trace/CorrelationIndex.h"
+
 namespace fuselab {
 
 // What an event is. `Other` keeps unknown Kineto categories (the original
@@ -200,7 +202,7 @@ class Trace {
 
  private:
   std::vector<LaunchLink> launches_;
-  std::unordered_map<int64_t, uint32_t> launch_index_;
+  CorrelationIndex launch_index_;
   std::unordered_map<uint64_t, uint32_t> track_index_;  // (pid_id, tid_id) -> track
 };
 

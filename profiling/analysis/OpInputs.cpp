@@ -1,0 +1,128 @@
+// parseOpInputs: an op's "Input Dims" and "Input type" from its args. The
+// analysis reads the args of every modelled op (a fifth of `fuselab analyze`
+// went to nlohmann's DOM), so simdjson reads them; the rare args it cannot
+// read the same way (simdjson errors, non-integer dims such as -0) go to the
+// nlohmann reading, which defines the result.
+#include <simdjson.h>
+
+#include <nlohmann/json.hpp>
+
+#include "profiling/analysis/OpWork.h"
+
+namespace fuselab {
+
+namespace {
+
+// [d0, d1, ...] of non-negative integers; false for anything else.
+bool readShape(const nlohmann::json& j, std::vector<int64_t>& out) {
+  if (!j.is_array()) return false;
+  for (const auto& d : j) {
+    if (!d.is_number_integer() || d.get<int64_t>() < 0) return false;
+    out.push_back(d.get<int64_t>());
+  }
+  return true;
+}
+
+OpInputs parseWithNlohmann(std::string_view args_json) {
+  OpInputs out;
+  const auto args = nlohmann::json::parse(args_json, nullptr, /*allow_exceptions=*/false);
+  if (!args.is_object()) return out;
+  const auto dims = args.find("Input Dims");
+  if (dims == args.end() || !dims->is_array()) return out;
+  for (const auto& d : *dims) {
+    OpInput in;
+    if (d.is_array() && !d.empty() && d[0].is_array()) {  // a tensor list: keep its first tensor's dims
+      in.tensor_list = true;
+      if (!readShape(d[0], in.dims)) return out;
+    } else if (!readShape(d, in.dims)) {
+      return out;
+    }
+    out.inputs.push_back(std::move(in));
+  }
+  out.has_dims = true;
+  const auto types = args.find("Input type");
+  if (types != args.end() && types->is_array() && types->size() == out.inputs.size()) {
+    for (size_t i = 0; i < types->size(); ++i)
+      if ((*types)[i].is_string()) out.inputs[i].type = (*types)[i].get<std::string>();
+    out.has_types = true;
+  }
+  return out;
+}
+
+namespace dom = simdjson::dom;
+
+struct Unsure {};  // simdjson may read it differently: use the nlohmann reading
+
+// As readShape above; a number that is not an int64 could be one nlohmann
+// reads as an integer (-0, uint64), so that case is left to it.
+bool readShape(dom::element j, std::vector<int64_t>& out) {
+  dom::array a;
+  if (j.get_array().get(a)) return false;
+  for (dom::element d : a) {
+    if (d.is_int64()) {
+      const int64_t x = d.get_int64().value_unsafe();
+      if (x < 0) return false;
+      out.push_back(x);
+    } else if (d.is_number()) {
+      throw Unsure{};
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+OpInputs parseWithSimdjson(std::string_view args_json) {
+  thread_local dom::parser parser;
+  OpInputs out;
+  dom::element root;
+  if (parser.parse(args_json.data(), args_json.size()).get(root)) throw Unsure{};
+  dom::object args;
+  if (root.get_object().get(args)) return out;
+  // A repeated key counts as its last occurrence (as nlohmann reads it).
+  dom::element dims_value, types_value;
+  bool has_dims_key = false, has_types_key = false;
+  for (dom::key_value_pair kv : args) {
+    if (kv.key == "Input Dims") dims_value = kv.value, has_dims_key = true;
+    else if (kv.key == "Input type") types_value = kv.value, has_types_key = true;
+  }
+  dom::array dims;
+  if (!has_dims_key || dims_value.get_array().get(dims)) return out;
+  for (dom::element d : dims) {
+    OpInput in;
+    dom::array list;
+    dom::element first;
+    if (!d.get_array().get(list) && !list.at(0).get(first) && first.is_array()) {
+      in.tensor_list = true;
+      if (!readShape(first, in.dims)) return out;
+    } else if (!readShape(d, in.dims)) {
+      return out;
+    }
+    out.inputs.push_back(std::move(in));
+  }
+  out.has_dims = true;
+  dom::array types;
+  if (has_types_key && !types_value.get_array().get(types) && types.size() == out.inputs.size()) {
+    size_t i = 0;
+    for (dom::element t : types) {
+      std::string_view s;
+      if (!t.get_string().get(s)) out.inputs[i].type = std::string(s);
+      ++i;
+    }
+    out.has_types = true;
+  }
+  return out;
+}
+
+}  // namespace
+
+OpInputs parseOpInputs(std::string_view args_json) {
+  if (args_json.empty()) return {};
+  try {
+    return parseWithSimdjson(args_json);
+  } catch (const Unsure&) {
+    return parseWithNlohmann(args_json);
+  }
+}
+
+}  // namespace fuselab

@@ -1,0 +1,78 @@
+#include "profiling/trace/CorrelationIndex.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace fuselab {
+
+void CorrelationIndex::reset(int64_t lo, int64_t hi, size_t count) {
+  *this = CorrelationIndex{};
+  lo_ = lo;
+  // Dense when the range costs at most a few slots per id (4 bytes each).
+  const uint64_t range = hi >= lo ? static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1 : 0;
+  dense_mode_ = range > 0 && range <= 4 * uint64_t(count) + 1024;
+  if (dense_mode_) {
+    dense_.assign(range, kNone);
+    return;
+  }
+  if (count == 0) return;
+  int bits = 4;
+  while ((size_t(1) << bits) < 2 * count) ++bits;
+  slots_.assign(size_t(1) << bits, Slot{});
+  mask_ = (size_t(1) << bits) - 1;
+  shift_ = 64 - bits;
+  // About one id per block of the directory.
+  block_bits_ = 0;
+  while (block_bits_ < 63 && (range >> block_bits_) > count) ++block_bits_;
+}
+
+uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
+  if (dense_mode_) {
+    uint32_t& slot = dense_[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_)];
+    if (slot == kNone) slot = value;
+    return slot;
+  }
+  for (size_t at = home(id);; at = (at + 1) & mask_) {
+    Slot& s = slots_[at];
+    if (s.value == kNone) {
+      s = Slot{id, value};
+      return value;
+    }
+    if (s.id == id) return s.value;
+  }
+}
+
+uint32_t CorrelationIndex::findHashed(int64_t id) const {
+  if (slots_.empty()) return kNone;
+  for (size_t at = home(id);; at = (at + 1) & mask_) {
+    const Slot& s = slots_[at];
+    if (s.value == kNone || s.id == id) return s.value;
+  }
+}
+
+void CorrelationIndex::freeze() {
+  if (dense_mode_ || frozen_) return;
+  std::vector<Slot> used;
+  for (const Slot& s : slots_)
+    if (s.value != kNone) used.push_back(s);
+  slots_ = std::vector<Slot>();
+  std::sort(used.begin(), used.end(), [](const Slot& a, const Slot& b) { return a.id < b.id; });
+  ids_.reserve(used.size());
+  values_.reserve(used.size());
+  for (const Slot& s : used) ids_.push_back(s.id), values_.push_back(s.value);
+  const size_t blocks = used.empty() ? 0 : ((static_cast<uint64_t>(ids_.back()) - static_cast<uint64_t>(lo_)) >> block_bits_) + 1;
+  block_start_.assign(blocks + 1, 0);
+  for (int64_t id : ids_) ++block_start_[((static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_)) >> block_bits_) + 1];
+  std::partial_sum(block_start_.begin(), block_start_.end(), block_start_.begin());
+  frozen_ = true;
+}
+
+uint32_t CorrelationIndex::findSorted(int64_t id) const {
+  const uint64_t block = (static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_)) >> block_bits_;
+  if (block + 1 >= block_start_.size()) return kNone;
+  const auto first = ids_.begin() + block_start_[block], last = ids_.begin() + block_start_[block + 1];
+  const auto it = std::lower_bound(first, last, id);
+  return it != last && *it == id ? values_[size_t(it - ids_.begin())] : kNone;
+}
+
+}  // namespace fuselab

@@ -1,0 +1,57 @@
+// Correlation id -> launch link index, looked up for every GPU op by several
+// analyses (launchFor was 7-13% of `fuselab analyze` with a hash map: at 10M
+// events each lookup was a cache miss). Dense ids index a plain vector over
+// [min, max]. Other ids are added to an open-addressing table, then frozen
+// into a sorted array with a block directory: the analyses look ids up
+// roughly in time order, so neighbouring lookups share cache lines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace fuselab {
+
+class CorrelationIndex {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  // Sizes the index for at most `count` ids, all in [lo, hi] (before adds).
+  void reset(int64_t lo, int64_t hi, size_t count);
+  // The value stored for `id`, or `value` stored now if there was none.
+  uint32_t findOrAdd(int64_t id, uint32_t value);
+  // After the last add: switches lookups to the sorted form.
+  void freeze();
+  uint32_t find(int64_t id) const {
+    if (dense_mode_) {
+      uint64_t at = static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_);
+      return at < dense_.size() ? dense_[at] : kNone;
+    }
+    return frozen_ ? findSorted(id) : findHashed(id);
+  }
+
+ private:
+  struct Slot {
+    int64_t id = 0;
+    uint32_t value = kNone;  // kNone: empty
+  };
+  size_t home(int64_t id) const { return (static_cast<uint64_t>(id) * 0x9E3779B97F4A7C15ull) >> shift_; }
+  uint32_t findHashed(int64_t id) const;
+  uint32_t findSorted(int64_t id) const;
+
+  bool dense_mode_ = false;
+  bool frozen_ = false;
+  int64_t lo_ = 0;
+  std::vector<uint32_t> dense_;
+  // While adding: linear probing, power-of-two size, at most half full.
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  int shift_ = 64;
+  // Frozen: ids sorted, their values, and where each block of ids begins.
+  std::vector<int64_t> ids_;
+  std::vector<uint32_t> values_;
+  std::vector<uint32_t> block_start_;  // block b: ids in [lo + b << block_bits_, ...)
+  int block_bits_ = 0;
+};
+
+}  // namespace fuselab
