@@ -11,12 +11,15 @@ namespace fuselab {
 
 namespace {
 
+#ifdef FUSELAB_HAVE_CUPTI
 // Ranges beyond the recorded step's kernels that the profiler may still
 // record, so a forward that launches a few more is reported as a mismatch
 // rather than as dropped ranges.
 constexpr size_t kExtraRanges = 64;
+// Kernels one counter pass takes at most: CUPTI refuses counter data images
+// for a few thousand ranges.
+constexpr size_t kMaxKernels = 2000;
 
-#ifdef FUSELAB_HAVE_CUPTI
 std::vector<KernelCounterReading> readingsOf(const cupti::RangeProfile& profile) {
   const std::vector<std::string> names = profile.metrics.names();
   auto indexOf = [&](const std::string& metric) -> std::optional<size_t> {
@@ -52,6 +55,11 @@ bool measure(const CaptureTarget& target, CaptureResult& result, std::string* wh
   const size_t kernels = lastStepKernels(result.trace).size();
   if (kernels == 0) {
     *why = "the last recorded step ran no kernels";
+    return false;
+  }
+  if (kernels > kMaxKernels) {
+    *why = "the last recorded step ran " + std::to_string(kernels) + " kernels, more than one counter pass takes (" +
+           std::to_string(kMaxKernels) + ")";
     return false;
   }
   auto forward = [&] {

@@ -6,6 +6,8 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <string>
+
 #include "profiling/capture/CuptiProfilerError.h"
 #include "profiling/capture/CuptiRecords.h"
 
@@ -106,6 +108,65 @@ std::vector<uint8_t> counterDataImage(CUpti_RangeProfiler_Object* range, const s
   return image;
 }
 
+// Auto range (one range per kernel) and kernel replay, into `data`.
+bool configure(CUpti_RangeProfiler_Object* range, const std::vector<uint8_t>& config, std::vector<uint8_t>& data,
+               size_t max_ranges, std::string* why) {
+  CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  set.pRangeProfilerObject = range;
+  set.configSize = config.size();
+  set.pConfig = config.data();
+  set.counterDataImageSize = data.size();
+  set.pCounterDataImage = data.data();
+  set.range = CUPTI_AutoRange;
+  set.replayMode = CUPTI_KernelReplay;
+  set.maxRangesPerPass = max_ranges;
+  set.numNestingLevels = 1;
+  set.minNestingLevel = 1;
+  set.passIndex = 0;
+  set.targetNestingLevel = 1;
+  return !failed(cuptiRangeProfilerSetConfig(&set), "cuptiRangeProfilerSetConfig", why);
+}
+
+// The forward once; kernel replay runs each kernel as often as it needs.
+bool runOnePass(CUpti_RangeProfiler_Object* range, const std::function<void()>& forward, std::string* why) {
+  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  start.pRangeProfilerObject = range;
+  if (failed(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart", why)) return false;
+  forward();
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = range;
+  if (failed(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop", why)) return false;
+  if (!stop.isAllPassSubmitted) {
+    if (why) *why = "the range profiler wanted more passes than kernel replay gives";
+    return false;
+  }
+  return true;
+}
+
+// Decodes into `data`; how many ranges it holds.
+std::optional<size_t> decodeRanges(CUpti_RangeProfiler_Object* range, const std::vector<uint8_t>& data,
+                                   size_t max_ranges, std::string* why) {
+  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decode.pRangeProfilerObject = range;
+  if (failed(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData", why)) return std::nullopt;
+  if (decode.numOfRangeDropped > 0) {
+    if (why)
+      *why = std::to_string(decode.numOfRangeDropped) + " kernel ranges were dropped (more than " +
+             std::to_string(max_ranges) + " kernels)";
+    return std::nullopt;
+  }
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = data.data();
+  info.counterDataImageSize = data.size();
+  if (failed(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo", why))
+    return std::nullopt;
+  if (info.numTotalRanges == 0) {
+    if (why) *why = "the range profiler recorded no kernel ranges";
+    return std::nullopt;
+  }
+  return info.numTotalRanges;
+}
+
 std::string rangeName(const std::vector<uint8_t>& data, size_t index) {
   CUpti_RangeProfiler_CounterData_GetRangeInfo_Params p{CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
   p.pCounterDataImage = data.data();
@@ -113,8 +174,7 @@ std::string rangeName(const std::vector<uint8_t>& data, size_t index) {
   p.rangeIndex = index;
   p.rangeDelimiter = "/";
   if (cuptiRangeProfilerCounterDataGetRangeInfo(&p) != CUPTI_SUCCESS || !p.rangeName) return {};
-  std::string name = demangle(p.rangeName);
-  return name;
+  return demangle(p.rangeName);
 }
 
 }  // namespace
@@ -151,49 +211,13 @@ std::optional<RangeProfile> profileKernelRanges(const std::function<void()>& for
 
   if (failed(session.enable(ctx), "cuptiRangeProfilerEnable", why)) return std::nullopt;
   std::vector<uint8_t> data = counterDataImage(session.range(), names, max_ranges, why);
-  if (data.empty()) return std::nullopt;
-  CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-  set.pRangeProfilerObject = session.range();
-  set.configSize = config.size();
-  set.pConfig = config.data();
-  set.counterDataImageSize = data.size();
-  set.pCounterDataImage = data.data();
-  set.range = CUPTI_AutoRange;
-  set.replayMode = CUPTI_KernelReplay;
-  set.maxRangesPerPass = max_ranges;
-  set.numNestingLevels = 1;
-  set.minNestingLevel = 1;
-  set.passIndex = 0;
-  set.targetNestingLevel = 1;
-  if (failed(cuptiRangeProfilerSetConfig(&set), "cuptiRangeProfilerSetConfig", why)) return std::nullopt;
-
-  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-  start.pRangeProfilerObject = session.range();
-  if (failed(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart", why)) return std::nullopt;
-  forward();
-  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-  stop.pRangeProfilerObject = session.range();
-  if (failed(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop", why)) return std::nullopt;
-  if (!stop.isAllPassSubmitted) {
-    if (why) *why = "the range profiler wanted more passes than kernel replay gives";
-    return std::nullopt;
-  }
-  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-  decode.pRangeProfilerObject = session.range();
-  if (failed(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData", why)) return std::nullopt;
-  if (decode.numOfRangeDropped > 0) {
-    if (why) *why = std::to_string(decode.numOfRangeDropped) + " kernel ranges were dropped (more than " +
-                    std::to_string(max_ranges) + " kernels)";
-    return std::nullopt;
-  }
-  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-  info.pCounterDataImage = data.data();
-  info.counterDataImageSize = data.size();
-  if (failed(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo", why))
-    return std::nullopt;
+  if (data.empty() || !configure(session.range(), config, data, max_ranges, why)) return std::nullopt;
+  if (!runOnePass(session.range(), forward, why)) return std::nullopt;
+  const std::optional<size_t> ranges = decodeRanges(session.range(), data, max_ranges, why);
+  if (!ranges) return std::nullopt;
   std::vector<std::vector<double>> values =
-      evaluateCounterData(chip, availability, names, data, info.numTotalRanges, why);
-  if (values.size() != info.numTotalRanges) return std::nullopt;
+      evaluateCounterData(chip, availability, names, data, *ranges, why);
+  if (values.size() != *ranges) return std::nullopt;
   for (size_t i = 0; i < values.size(); ++i) out.ranges.push_back({rangeName(data, i), std::move(values[i])});
   return out;
 }
