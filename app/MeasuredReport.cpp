@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "profiling/trace/MeasuredCounters.h"
 #include "profiling/trace/MemoryBudget.h"
 
 namespace fuselab {
@@ -22,6 +23,13 @@ nlohmann::ordered_json measuredFieldsJson(const KernelRow& row) {
           {"measured_bytes_per_call", orNull(row.measured.bytes_per_call)},
           {"model_bytes_per_call", orNull(row.modelBytesPerCall())},
           {"tensor_active_pct", orNull(row.measured.tensor_active_pct)}};
+}
+
+void addMeasuredOpFields(nlohmann::ordered_json& row, const Trace& trace, EventRef op) {
+  const MeasuredCounters c = measuredCountersOf(trace, op);
+  if (c.empty()) return;
+  row["measured_bytes"] = orNull(c.dram_bytes);
+  row["tensor_active_pct"] = orNull(c.tensor_active_pct);
 }
 
 void writeMeasuredText(std::ostream& out, const TraceAnalysis& a, size_t top) {

@@ -38,6 +38,15 @@ TEST(MeasuredReport, JsonFieldsBesideTheModelWhereMeasured) {
   EXPECT_TRUE(gemm.contains("model_bytes_per_call"));
   EXPECT_TRUE(gemm.contains("bytes"));
   EXPECT_FALSE(kernel(j, "relu").contains("measured_bytes_per_call"));
+  int measured_ops = 0;
+  for (const auto& op : j["roofline"]["gpu_ops"]) {
+    if (!op.contains("measured_bytes")) continue;
+    ++measured_ops;
+    EXPECT_EQ(op["name"], "gemm");
+    EXPECT_EQ(op["measured_bytes"], 25e6);
+    EXPECT_EQ(op["tensor_active_pct"], 42.0);
+  }
+  EXPECT_EQ(measured_ops, 1);
   const std::string text = analysisText(t, a);
   EXPECT_NE(text.find("Measured hardware counters"), std::string::npos) << text;
   EXPECT_NE(text.find("DRAM bytes: measured 25 MB"), std::string::npos) << text;
@@ -52,6 +61,7 @@ TEST(MeasuredReport, AbsentWithoutCounters) {
     EXPECT_FALSE(k.contains("measured_calls")) << k["name"];
     EXPECT_FALSE(k.contains("tensor_active_pct")) << k["name"];
   }
+  for (const auto& op : j["roofline"]["gpu_ops"]) EXPECT_FALSE(op.contains("measured_bytes")) << op["name"];
   EXPECT_EQ(analysisText(t, a).find("Measured hardware counters"), std::string::npos);
 }
 
