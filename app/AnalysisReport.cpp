@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "app/MeasuredReport.h"
 #include "app/RooflineReport.h"
 #include "profiling/trace/DurationText.h"
 #include "profiling/trace/ObserverEffect.h"
@@ -132,6 +133,10 @@ std::string analysisText(const Trace& trace, const TraceAnalysis& a, const Repor
   out << "\n";
   writeRooflineText(out, a, options.top_kernels);
   out << "\n";
+  if (anyMeasuredFigures(a.kernels)) {
+    writeMeasuredText(out, a, options.top_kernels);
+    out << "\n";
+  }
   writeCpuOps(out, a, options.top_cpu_ops);
   out << "\nDiagnostics:";
   if (a.diagnostics.empty()) out << " none";
@@ -193,6 +198,7 @@ nlohmann::ordered_json analysisJson(const Trace& trace, const TraceAnalysis& a, 
                 {"min_ns", k.min_ns},
                 {"max_ns", k.max_ns}};
     row.update(rooflineFieldsJson(k.roofline));
+    if (k.measured.calls > 0) row.update(measuredFieldsJson(k));
     j["kernels"].push_back(std::move(row));
   }
   j["ceilings"] = ceilingsJson(a.roofline.ceilings);

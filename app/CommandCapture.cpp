@@ -1,5 +1,5 @@
 // `fuselab capture --workload mlp --batch 64 --seq 128 --dim 768 --hidden 3072
-//  --dtype bf16 --steps 3 --warmup 3 [--graph] [--device cpu] --out trace.json.gz`:
+//  --dtype bf16 --steps 3 --warmup 3 [--graph] [--device cpu] [--counters] --out trace.json.gz`:
 // runs a workload live, captures CPU and GPU, writes the trace and prints the
 // analysis summary. Exit codes: 0 ok, 1 out of memory or a failed write,
 // 2 a bad value (message with the allowed range).
@@ -46,6 +46,7 @@ struct CaptureArgs {
   bool no_shapes = false;
   bool no_cupti = false;
   bool driver_api = false;
+  bool counters = false;  // hardware counters in a pass after the steps
   std::string out;  // trace file; none written when empty
   std::string screenshot;  // PNG of the captured timeline; none when empty
   bool json = false;
@@ -137,9 +138,15 @@ int runCaptureCommand(const CaptureArgs& a) {
   options.record_shapes = !a.no_shapes;
   options.gpu = !a.no_cupti;
   options.cupti_driver_api = a.driver_api;
+  options.counters = a.counters;
   if (a.rank_worker && !stopWithLauncher()) {
     std::cerr << "fuselab capture: the process that started this rank is gone\n";
     return kExitFailed;
+  }
+  if (isDistributedWorkload(params.workload) && a.counters) {
+    std::cerr << "fuselab capture: --counters applies to single-process workloads, not " << params.workload
+              << " (replaying its collectives one kernel at a time would stall the other ranks)\n";
+    return kExitBadValue;
   }
   if (isDistributedWorkload(params.workload) && !a.rank_worker) {
     if (!a.screenshot.empty()) {
@@ -228,6 +235,10 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-shapes", a->no_shapes, "Do not record input dims of the CPU ops");
   cmd->add_flag("--no-cupti", a->no_cupti, "CPU side only (no CUPTI)");
   cmd->add_flag("--driver-api", a->driver_api, "Record every CUDA driver call, not only kernel launches");
+  cmd->add_flag("--counters", a->counters,
+                "After the steps, replay one more forward under CUPTI's range profiler and add each kernel's "
+                "measured DRAM bytes and tensor pipe activity beside the model's figures (needs permission to "
+                "read GPU counters)");
   cmd->add_option("--out", a->out, "Trace file to write (.json or .json.gz)")->type_name("FILE");
   cmd->add_option("--screenshot", a->screenshot, "Also write a PNG of the captured timeline (GUI builds)")
       ->type_name("FILE");

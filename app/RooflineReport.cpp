@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "app/MeasuredReport.h"
 #include "profiling/trace/DurationText.h"
 
 namespace fuselab {
@@ -82,6 +83,7 @@ json rooflineJson(const Trace& trace, const TraceAnalysis& a, int64_t origin) {
     row["op_kernels"] = w.op_kernels;
     row["share"] = w.share;
     row["note"] = w.note;
+    addMeasuredOpFields(row, trace, op);
     out["gpu_ops"].push_back(std::move(row));
   }
   return out;

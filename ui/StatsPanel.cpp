@@ -8,6 +8,7 @@
 #include <string>
 
 #include "profiling/trace/DurationText.h"
+#include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/ObserverEffect.h"
 #include "ui/EventTooltip.h"
 #include "ui/RooflinePanel.h"
@@ -208,8 +209,30 @@ constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_Sortable | ImGuiTableFla
                                         ImGuiTableFlags_SizingFixedFit;
 }
 
+namespace {
+
+void drawMeasuredCells(const KernelRow& r) {
+  ImGui::TableNextColumn();
+  const auto model = r.modelBytesPerCall();
+  if (r.measured.bytes_per_call) {
+    ImGui::Text("%s (%s)", formatBytes(uint64_t(std::llround(*r.measured.bytes_per_call))).c_str(),
+                model ? formatBytes(uint64_t(std::llround(*model))).c_str() : "model unknown");
+  } else {
+    ImGui::TextDisabled("not measured");
+  }
+  ImGui::TableNextColumn();
+  if (r.measured.tensor_active_pct)
+    ImGui::Text("%.1f%%", *r.measured.tensor_active_pct);
+  else
+    ImGui::TextDisabled("not measured");
+}
+
+}  // namespace
+
 void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline) {
-  if (!ImGui::BeginTable("kernels", 8, kTableFlags)) return;
+  // The measured columns only for traces of capture --counters.
+  const bool measured = anyMeasuredFigures(a.kernels);
+  if (!ImGui::BeginTable("kernels", measured ? 10 : 8, kTableFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("Kind");
@@ -219,6 +242,10 @@ void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline)
   ImGui::TableSetupColumn("Min", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("% of speed of light", ImGuiTableColumnFlags_PreferSortDescending);
+  if (measured) {
+    ImGui::TableSetupColumn("DRAM bytes/call: measured (model)", ImGuiTableColumnFlags_PreferSortDescending);
+    ImGui::TableSetupColumn("Tensor active (measured)", ImGuiTableColumnFlags_PreferSortDescending);
+  }
   ImGui::TableHeadersRow();
   if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty) {
     if (specs->SpecsCount > 0) {
@@ -234,6 +261,8 @@ void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline)
         case 4: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.mean_ns; }, asc); break;
         case 5: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.min_ns; }, asc); break;
         case 6: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.max_ns; }, asc); break;
+        case 8: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.measured.bytes_per_call.value_or(-1.0); }, asc); break;
+        case 9: sortRows(kernel_order_, rows, [](const KernelRow& r) { return r.measured.tensor_active_pct.value_or(-1.0); }, asc); break;
         default: sortRows(kernel_order_, rows, sol, asc); break;
       }
     }
@@ -277,6 +306,7 @@ void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline)
       } else {
         ImGui::TextDisabled(r.roofline.known > 0 ? "no ceiling" : "unknown work");
       }
+      if (measured) drawMeasuredCells(r);
     }
   }
   ImGui::EndTable();

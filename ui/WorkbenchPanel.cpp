@@ -142,6 +142,11 @@ WorkbenchAction WorkbenchPanel::draw(const Theme& theme, const WorkbenchStatus& 
   ImGui::SameLine();
   ImGui::BeginDisabled(p.device != Device::Cuda);
   changed |= ImGui::Checkbox("CUDA graph", &p.graph);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("Counters", &run_.counters);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("After the steps, one more forward under CUPTI's range profiler: each kernel's measured DRAM "
+                      "bytes and tensor pipe activity beside the model (needs permission to read GPU counters)");
   ImGui::EndDisabled();
 
   ImGui::PushItemWidth(-70 * theme.scale);

@@ -16,6 +16,7 @@ struct WorkbenchRun {
   WorkloadParams params;
   int steps = 3;
   int warmup = 3;
+  bool counters = false;  // a counter pass after the steps (CaptureOptions::counters)
 };
 
 // What the owner reports back each frame.

@@ -25,6 +25,7 @@ void Workbench::run() {
   request.params = panel_.run().params;
   request.options.steps = panel_.run().steps;
   request.options.warmup = panel_.run().warmup;
+  request.options.counters = panel_.run().counters && request.params.device == Device::Cuda;
   job_ = worker_.submit(std::move(request));
   status_.message.clear();
   status_.message_is_error = false;

@@ -27,6 +27,7 @@ TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
   a.verdict = decideVerdict(a.utilization, a.idle, a.gpu_op_count);
   a.diagnostics = findDiagnostics(trace, a.steps);
   addRoofline(trace, a);
+  addMeasuredFigures(trace, a);
   return a;
 }
 

@@ -186,6 +186,14 @@ std::vector<EventRef> findProfilerSteps(const Trace& trace);
 // ---------------------------------------------------------------------------
 // Tables.
 
+// Hardware counters a capture measured (capture --counters) on some calls of
+// one kernel name: the calls of its counter pass, one forward's worth.
+struct MeasuredKernelFigures {
+  uint64_t calls = 0;                        // calls that carry counters
+  std::optional<double> bytes_per_call;      // mean DRAM bytes read + written
+  std::optional<double> tensor_active_pct;   // mean tensor pipe activity, % of peak
+};
+
 struct KernelRow {
   std::string name;
   Category category = Category::Kernel;  // Kernel, Memcpy or Memset
@@ -195,6 +203,9 @@ struct KernelRow {
   int64_t min_ns = 0;
   int64_t max_ns = 0;
   RooflineFigures roofline;  // filled by analyzeTrace (AnalysisRoofline.cpp)
+  MeasuredKernelFigures measured;  // filled by addMeasuredFigures (AnalysisMeasured.cpp)
+  // The model's bytes per call (roofline.bytes / roofline.known), when known.
+  std::optional<double> modelBytesPerCall() const;
 };
 
 // The in-scope GPU ops grouped by (name, category), by total time descending.
@@ -276,6 +287,12 @@ struct RooflineAnalysis {
 // Fills `roofline`, and the roofline figures of the kernel rows and steps.
 struct TraceAnalysis;
 void addRoofline(const Trace& trace, TraceAnalysis& analysis);
+
+// Fills the kernel rows' measured figures from the counters in the kernel
+// events' args (trace/MeasuredCounters.h).
+void addMeasuredFigures(const Trace& trace, TraceAnalysis& analysis);
+// Whether any row carries measured counters (the UI shows their columns then).
+bool anyMeasuredFigures(const std::vector<KernelRow>& rows);
 
 // ---------------------------------------------------------------------------
 // Everything at once.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "profiling/capture/CaptureCounters.h"
 #include "profiling/capture/CuptiCollector.h"
 #include "profiling/capture/DispatchCollector.h"
 
@@ -194,6 +195,10 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   setObserverEffect(trace, effect);
   trace.finalize();
   trace.meta.base_time_ns = trace.beginNs();
+  if (options.counters) {  // apart from the timed steps: replay perturbs timing
+    report(progress, 0.97, "reading hardware counters");
+    addMeasuredCounters(target, result);
+  }
   report(progress, 1.0, "done");
   return result;
 }

@@ -44,6 +44,9 @@ struct CaptureOptions {
   bool gpu = true;             // use CUPTI when available
   bool cupti_driver_api = false;  // every CUDA driver call, not only launches
   CuptiApiSource cupti_api_source = CuptiApiSource::Callbacks;  // how CUDA calls are recorded
+  // After the steps, one more forward under CUPTI's range profiler: DRAM
+  // bytes and tensor pipe activity per kernel of the last step (CaptureCounters.h).
+  bool counters = false;
 };
 
 // Shared between the capturing thread and a watcher (the GUI): the watcher

@@ -93,6 +93,19 @@ std::optional<int64_t> argInt(const Trace& trace, EventRef event, std::string_vi
   return argInt(argsOf(trace, event), key);
 }
 
+std::optional<double> argNumber(std::string_view args_json, std::string_view key) {
+  std::optional<double> out;
+  withField(args_json, key, [&](simdjson::ondemand::value v) {
+    double d = 0;
+    if (!v.get_double().get(d)) out = d;
+  });
+  return out;
+}
+
+std::optional<double> argNumber(const Trace& trace, EventRef event, std::string_view key) {
+  return argNumber(argsOf(trace, event), key);
+}
+
 std::vector<int64_t> argIntArray(std::string_view args_json, std::string_view key) {
   std::vector<int64_t> out;
   withField(args_json, key, [&](simdjson::ondemand::value v) {

@@ -24,6 +24,11 @@ std::vector<std::pair<std::string, std::string>> argsForDisplay(std::string_view
 std::optional<int64_t> argInt(const Trace& trace, EventRef event, std::string_view key);
 std::optional<int64_t> argInt(std::string_view args_json, std::string_view key);
 
+// A top-level number (integer or not) as a double. nullopt when absent, not a
+// number, or the args are malformed.
+std::optional<double> argNumber(const Trace& trace, EventRef event, std::string_view key);
+std::optional<double> argNumber(std::string_view args_json, std::string_view key);
+
 // A top-level array of integers ("grid", "block"); empty when absent or not
 // such an array.
 std::vector<int64_t> argIntArray(const Trace& trace, EventRef event, std::string_view key);
