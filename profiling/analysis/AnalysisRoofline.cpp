@@ -5,6 +5,7 @@
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/StepIntervals.h"
+#include "profiling/analysis/StreamTime.h"
 
 namespace fuselab {
 
@@ -23,6 +24,7 @@ void addRoofline(const Trace& trace, TraceAnalysis& a) {
   r.ceilings = ceilingsForTrace(trace, a.options.measured_ceilings);
   const auto& ops = a.scope.gpu_ops;
   r.work = attributeWork(trace, ops);
+  const std::vector<int64_t> stream_ns = streamTimes(trace, ops);
   r.ops.clear();
   r.total = {};
 
@@ -43,7 +45,7 @@ void addRoofline(const Trace& trace, TraceAnalysis& a) {
     const EventRef op = ops[i];
     const Track& t = trace.tracks[op.track];
     const bool host = isHostTransfer(trace, op);
-    r.ops.push_back(rooflineOf(r.work[i], t.dur_ns[op.index], trace.name(op), host, r.ceilings, a.options.roofline_rules));
+    r.ops.push_back(rooflineOf(r.work[i], stream_ns[i], trace.name(op), host, r.ceilings, a.options.roofline_rules));
     const RooflineFigures& f = r.ops.back();
     if (auto it = rows.find({trace.name(op), t.category[op.index]}); it != rows.end()) {
       accumulate(it->second->roofline, f);

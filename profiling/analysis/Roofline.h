@@ -4,7 +4,9 @@
 // attainable(I) = min(peak_flops(precision), I x copy bandwidth); the ideal
 // time of a kernel is the time its work takes at the roof,
 // max(flops / peak, bytes / bandwidth), and its speed of light is
-// ideal / actual duration (1 = on the roof).
+// ideal / actual duration (1 = on the roof). The duration is the time the op
+// adds to its stream (StreamTime.h): a kernel started early by programmatic
+// dependent launch does not count its wait for the kernel before it.
 //
 // Bound:
 // - latency: the ideal time is under RooflineRules::latency_ideal_ns (2 us)
