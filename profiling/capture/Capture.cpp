@@ -18,7 +18,7 @@ constexpr double kWarmupShare = 0.3;
 constexpr double kStepsShare = 0.6;
 // The profiler's own warm-up: forwards after the user's warm-up, run with
 // the collectors on and left out of the trace.
-constexpr int kProfiledWarmups = 5;
+constexpr int kProfiledWarmups = 6;
 // Forwards timed without profiling in each unprofiled block (observer effect).
 constexpr int kMinUnprofiled = 3;
 constexpr int kMaxUnprofiled = 64;
@@ -101,10 +101,15 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   // on an H100: 190 us against 26 us), and the first run of each op with the
   // RecordFunction callback installed takes LibTorch's profiling code paths
   // cold. Five, because on the H100 two still left the first recorded step
-  // up to 1.9x the median of the others and five brought it within 1.3x. The device is synchronized after them, so their GPU work does not
-  // run on into the first recorded step, where it would be idle time of the
-  // trace (it was cut out by launch) while the GPU was in fact busy. With
-  // --warmup 0 there is none of this: the first step is the real cold start.
+  // up to 1.9x the median of the others. The device is synchronized after
+  // those five, so their GPU work does not run far into the first recorded
+  // step, where it would be idle time of the trace (it is cut out by launch)
+  // while the GPU was in fact busy. Then one more forward, not waited for:
+  // the first launch onto an idle GPU is the slow one (on the H100 up to
+  // 25 us instead of 5), and the recorded steps should each find the GPU as
+  // the one before left it. Its GPU work may still run into the first step,
+  // as torch.profiler's warm-up steps do. With --warmup 0 there is none of
+  // this: the first step is the real cold start.
   DispatchOptions dispatch_options;
   dispatch_options.record_shapes = options.record_shapes;
   auto startCollectors = [&] {
@@ -145,10 +150,17 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
     timeUnprofiled();
   }
   startCollectors();
+  // The profiled forwards timed for the observer effect: from a synchronized
+  // device, as each unprofiled block is, so the last profiler warm-up counts.
+  auto profiled_from = std::chrono::steady_clock::now();
+  int profiled_forwards = 0;
   if (options.warmup > 0) {
     report(progress, kWarmupShare * (options.warmup + 1) / (options.warmup + kProfiledWarmups), "profiler warm-up");
-    for (int i = 0; i < kProfiledWarmups; ++i) runNamedStep(profiler_warmup_name);
+    for (int i = 0; i < kProfiledWarmups - 1; ++i) runNamedStep(profiler_warmup_name);
     target.synchronize();
+    profiled_from = std::chrono::steady_clock::now();
+    profiled_forwards = 1;
+    runNamedStep(profiler_warmup_name);
   }
   const int64_t recording_from_ns = CuptiCollector::nowNs();
 
@@ -171,7 +183,9 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   report(progress, 0.92, "timing without the profiler");
   timeUnprofiled();
   ObserverEffect effect;
-  effect.profiled_ns_per_step = double(result.steps_wall_ns) / options.steps;
+  effect.profiled_ns_per_step =
+      double(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - profiled_from).count()) /
+      (options.steps + profiled_forwards);
   effect.unprofiled_ns_per_step = unprofiled_ns_per_step;
   effect.unprofiled_steps = unprofiled_done;
   result.observer_effect = effect;
