@@ -14,6 +14,7 @@
 #include "profiling/analysis/Analysis.h"
 #include "profiling/capture/KernelCounterMatch.h"
 #include "profiling/trace/MeasuredCounters.h"
+#include "tests/support/CudaWorkloads.h"
 
 namespace fuselab {
 namespace {
@@ -22,11 +23,7 @@ constexpr std::string_view kUnavailable = "hardware counters unavailable: ";
 
 TEST(CaptureCountersGpu, MlpDownGemmBytesNearTheModelAndElementwiseTensorIdle) {
   if (!at::hasCUDA()) GTEST_SKIP() << "no CUDA GPU: counters are read on one (run on the GPU machine)";
-  WorkloadParams p;
-  for (const auto& info : listWorkloads())
-    if (info.name == "mlp") p = info.defaults;
-  p.device = Device::Cuda;
-  p.dtype = DType::BF16;
+  WorkloadParams p = test::cudaBf16Defaults("mlp");
   p.batch = 64;
   p.seq = 128;  // 8192 tokens
   CaptureOptions o;

@@ -16,6 +16,7 @@
 
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/CudaWorkloads.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -24,16 +25,7 @@ namespace {
 #define SKIP_WITHOUT_GPU() \
   if (!at::hasCUDA()) GTEST_SKIP() << "no CUDA GPU: live GPU captures need one (run on the GPU machine)"
 
-WorkloadParams defaults(const std::string& name) {
-  for (const auto& info : listWorkloads())
-    if (info.name == name) {
-      WorkloadParams p = info.defaults;
-      p.device = Device::Cuda;
-      p.dtype = DType::BF16;
-      return p;
-    }
-  throw std::runtime_error("no workload " + name);
-}
+WorkloadParams defaults(const std::string& name) { return test::cudaBf16Defaults(name); }
 
 CaptureResult capture(const WorkloadParams& p, CuptiApiSource api_source = CaptureOptions{}.cupti_api_source) {
   CaptureOptions o;

@@ -18,6 +18,7 @@
 #include "kernels/CeilingBenchmarks.h"
 #include "kernels/WorkloadRegistry.h"
 #include "profiling/analysis/Analysis.h"
+#include "tests/support/CudaWorkloads.h"
 
 namespace fuselab {
 namespace {
@@ -87,11 +88,7 @@ TEST(RooflineGpu, CeilingsMatchATorchGemmAndADeviceCopy) {
 
 TEST(RooflineGpu, FusedMlpAt64TokensShowsItsWeightBandwidth) {
   SKIP_WITHOUT_GPU();
-  WorkloadParams p;
-  for (const auto& info : listWorkloads())
-    if (info.name == "fused_mlp") p = info.defaults;
-  p.device = Device::Cuda;
-  p.dtype = DType::BF16;
+  WorkloadParams p = test::cudaBf16Defaults("fused_mlp");
   p.batch = 1;
   p.seq = 64;
   p.variant = "small";
