@@ -147,10 +147,14 @@ int main(int argc, char** argv) {
   std::printf("\nimport: best %.3f s wall (%.3f s CPU) = %.2f M events/s, %.0f MB/s\n", g_best_import_s,
               g_best_import_cpu_s, double(g_trace_events) / g_best_import_s / 1e6,
               double(g_file_bytes) / g_best_import_s / 1e6);
-  std::printf("python json.load: best %.3f s wall (%.3f s CPU, process start included)\n", g_best_python_s,
-              g_best_python_cpu_s);
-  std::printf("speedup vs json.load: %.1fx wall, %.1fx CPU (target >= 15x) %s\n", ratio, cpu_ratio,
-              ratio >= 15 ? "OK" : "BELOW TARGET");
+  if (std::getenv("FUSELAB_BENCH_NO_PYTHON")) {
+    std::printf("python json.load: not run (FUSELAB_BENCH_NO_PYTHON)\n");
+  } else {
+    std::printf("python json.load: best %.3f s wall (%.3f s CPU, process start included)\n", g_best_python_s,
+                g_best_python_cpu_s);
+    std::printf("speedup vs json.load: %.1fx wall, %.1fx CPU (target >= 15x) %s\n", ratio, cpu_ratio,
+                ratio >= 15 ? "OK" : "BELOW TARGET");
+  }
   std::printf("peak memory growth: %.1f MB = %.2fx the file (target <= 1.5x) %s\n", double(growth) / 1e6, memory,
               memory <= 1.5 ? "OK" : "ABOVE TARGET");
   if (g_trace_events >= 10'000'000) {
