@@ -133,10 +133,7 @@ std::string analysisText(const Trace& trace, const TraceAnalysis& a, const Repor
   out << "\n";
   writeRooflineText(out, a, options.top_kernels);
   out << "\n";
-  if (anyMeasuredFigures(a.kernels)) {
-    writeMeasuredText(out, a, options.top_kernels);
-    out << "\n";
-  }
+  writeMeasuredText(out, a, options.top_kernels);
   writeCpuOps(out, a, options.top_cpu_ops);
   out << "\nDiagnostics:";
   if (a.diagnostics.empty()) out << " none";

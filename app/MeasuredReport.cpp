@@ -58,6 +58,7 @@ void writeMeasuredText(std::ostream& out, const TraceAnalysis& a, size_t top) {
     }
     out << "\n";
   }
+  out << "\n";
 }
 
 }  // namespace fuselab

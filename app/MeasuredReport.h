@@ -21,7 +21,8 @@ nlohmann::ordered_json measuredFieldsJson(const KernelRow& row);
 void addMeasuredOpFields(nlohmann::ordered_json& row, const Trace& trace, EventRef op);
 
 // Per kernel name: the model's bytes per call against the measured DRAM
-// bytes, and the tensor pipe activity. Writes nothing without counters.
+// bytes, and the tensor pipe activity, then a blank line. Writes nothing
+// without counters.
 void writeMeasuredText(std::ostream& out, const TraceAnalysis& a, size_t top);
 
 }  // namespace fuselab

@@ -9,9 +9,6 @@ namespace fuselab {
 
 namespace {
 
-// Cheap test before parsing: every measured key ends so.
-constexpr std::string_view kMeasuredMark = "(measured)";
-
 struct Sums {
   uint64_t calls = 0;
   uint64_t byte_calls = 0;
@@ -32,9 +29,7 @@ void addMeasuredFigures(const Trace& trace, TraceAnalysis& a) {
   for (EventRef op : a.scope.gpu_ops) {
     const Track& t = trace.tracks[op.track];
     if (t.category[op.index] != Category::Kernel) continue;
-    const std::string_view args = trace.argsJson(t.args[op.index]);
-    if (args.find(kMeasuredMark) == std::string_view::npos) continue;
-    const MeasuredCounters c = measuredCountersOf(args);
+    const MeasuredCounters c = measuredCountersOf(trace, op);
     if (c.empty()) continue;
     Sums& s = sums[trace.name(op)];
     ++s.calls;

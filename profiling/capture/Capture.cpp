@@ -101,7 +101,7 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   // on an H100: 190 us against 26 us), and the first run of each op with the
   // RecordFunction callback installed takes LibTorch's profiling code paths
   // cold. Five, because on the H100 two still left the first recorded step
-  // up to 1.9x the median of the others. The device is synchronized after
+  // up to 2.8x the median of the others. The device is synchronized after
   // those five, so their GPU work does not run far into the first recorded
   // step, where it would be idle time of the trace (it is cut out by launch)
   // while the GPU was in fact busy. Then one more forward, not waited for:

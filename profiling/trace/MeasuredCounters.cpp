@@ -32,6 +32,8 @@ std::string_view trimmed(std::string_view s) {
 
 MeasuredCounters measuredCountersOf(std::string_view args_json) {
   MeasuredCounters c;
+  // Most events carry none: a substring test spares them the parse.
+  if (args_json.find(kMeasuredKeySuffix) == std::string_view::npos) return c;
   c.dram_bytes = argNumber(args_json, kArgDramBytesMeasured);
   c.tensor_active_pct = argNumber(args_json, kArgTensorActiveMeasured);
   return c;

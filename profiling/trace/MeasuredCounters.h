@@ -12,9 +12,12 @@
 
 namespace fuselab {
 
-// The args keys, as they appear in exported traces.
+// The args keys, as they appear in exported traces; each ends in the suffix.
+inline constexpr std::string_view kMeasuredKeySuffix = "(measured)";
 inline constexpr std::string_view kArgDramBytesMeasured = "dram bytes (measured)";
 inline constexpr std::string_view kArgTensorActiveMeasured = "tensor active % (measured)";
+static_assert(kArgDramBytesMeasured.ends_with(kMeasuredKeySuffix) &&
+              kArgTensorActiveMeasured.ends_with(kMeasuredKeySuffix));
 
 struct MeasuredCounters {
   std::optional<double> dram_bytes;         // DRAM bytes read + written
