@@ -93,14 +93,20 @@ TEST(RooflineGpu, FusedMlpAt64TokensShowsItsWeightBandwidth) {
   p.seq = 64;
   p.variant = "small";
 
-  // The forwards without the profiler, back to back.
+  // The forwards without the profiler, back to back: the fastest of three
+  // batches, as the ceilings are timed (one batch in a ctest run once read
+  // 8% slow, 1217 against 1310-1320 GB/s).
   auto w = makeWorkload(p);
   for (int i = 0; i < 20; ++i) w->forward();
   w->synchronize();
   const int reps = 500;
-  const double ms = eventMs([&] {
-    for (int i = 0; i < reps; ++i) w->forward();
-  });
+  double ms = 0;
+  for (int batch = 0; batch < 3; ++batch) {
+    const double batch_ms = eventMs([&] {
+      for (int i = 0; i < reps; ++i) w->forward();
+    });
+    ms = batch == 0 ? batch_ms : std::min(ms, batch_ms);
+  }
   const double timed_gbps = w->weightBytes() / (ms * 1e-3 / reps) / 1e9;
   w.reset();
 
