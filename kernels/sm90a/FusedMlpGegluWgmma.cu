@@ -3,18 +3,19 @@
 // interleaved [gate|up] weights with the GeGLU in the epilogue.
 //
 // Persistent: each block walks tiles of 64 C tokens x N wgu rows (N / 2 hidden
-// units), K step 64, 4 stages. Warpgroup 0 is the producer: one thread issues bulk
-// tensor copies (TMA, 128-byte swizzle) that complete on the stage's "full"
+// units), K step 64, 4 or 5 stages. Warpgroup 0 is the producer: one thread
+// issues bulk tensor copies (TMA, 128-byte swizzle) that complete on the stage's "full"
 // mbarrier, and runs ahead into the next tile while the consumers are in their
 // epilogue. Consumer warpgroups 1..C each run wgmma m64nNk16 on their 64 rows,
 // operands straight from shared memory, and free a stage through its "empty"
 // mbarrier once the wgmma that read it has retired.
-// Two tile shapes: Wide 128 x 256 (C = 2, one block per multiprocessor) and
-// Narrow 64 x 128 (C = 1, two blocks per multiprocessor), since 128 x 256 tiles
-// leave most multiprocessors idle at mid-size token counts (24 tiles for 132
-// multiprocessors at 128 tokens). The pingpong form is FusedMlpGegluPingpong.cu. Gate and up rows are interleaved
-// by 8 in wgu, so accumulator column groups 2p and 2p+1 of a thread are the gate and
-// up values of the same hidden units.
+// Three tile shapes: Wide 128 x 256 and Mid 128 x 192 (C = 2, one block per
+// multiprocessor), and Narrow 64 x 128 (C = 1, two blocks per multiprocessor),
+// since 128 x 256 tiles leave most multiprocessors idle at mid-size token
+// counts (24 tiles for 132 multiprocessors at 128 tokens; at 512 tokens 96,
+// where Mid has 128). The pingpong form is FusedMlpGegluPingpong.cu. Gate and
+// up rows are interleaved by 8 in wgu, so accumulator column groups 2p and 2p+1
+// of a thread are the gate and up values of the same hidden units.
 #include <algorithm>
 #include <cstring>
 
@@ -26,9 +27,11 @@ namespace {
 
 using namespace hopper;
 
-constexpr int kBK = kTileK, kStages = 4;
+constexpr int kBK = kTileK;
+constexpr int kSmemBudget = 200 * 1024;  // per multiprocessor, of its 228 KB
 
-// A tile shape: C consumer warpgroups of 64 rows each, N wgu rows.
+// A tile shape: C consumer warpgroups of 64 rows each, N wgu rows; as many
+// stages (up to 6) as fit in the budget.
 template <int C, int N> struct Tile {
   static constexpr int kConsumers = C;
   static constexpr int kBM = 64 * kConsumers, kBN = N;
@@ -37,10 +40,12 @@ template <int C, int N> struct Tile {
   static constexpr int kABytes = kBM * kBK * 2;
   static constexpr int kBBytes = kBN * kBK * 2;
   static constexpr int kStageBytes = kABytes + kBBytes;
+  static constexpr int kStages = std::min(6, kSmemBudget / kBlocksPerSm / kStageBytes);
   static constexpr size_t kSmemBytes = 1024 /* alignment slack */ + size_t(kStages) * kStageBytes + 2 * kStages * 8;
 };
-using WideTile = Tile<2, 256>;
-using NarrowTile = Tile<1, 128>;
+using WideTile = Tile<2, 256>;   // 4 stages
+using MidTile = Tile<2, 192>;    // 5 stages
+using NarrowTile = Tile<1, 128>;  // 4 stages
 constexpr int kPingpongTileRows = 128, kPingpongTileCols = 128;  // FusedMlpGegluPingpong.cu's tiles
 
 static_assert(sizeof(CUtensorMap) == sizeof(GegluGemmMaps::x), "GegluGemmMaps holds one CUtensorMap per operand");
@@ -50,6 +55,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kBlocksPerSm)
     gegluGemmWgmmaKernel(const __grid_constant__ CUtensorMap map_x, const __grid_constant__ CUtensorMap map_w,
                          typename Elem<E>::T* __restrict__ act, int m, int dim, int hidden) {
 #ifdef FUSELAB_HAS_WGMMA
+  constexpr int kStages = T::kStages;
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = smem_raw + ((1024 - (smemAddr(smem_raw) & 1023)) & 1023);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + kStages * T::kStageBytes);
@@ -140,10 +146,10 @@ void launchTiled(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden
 
 template <ElemType E>
 void launchTyped(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden, int64_t dim, cudaStream_t stream) {
-  if (maps.tile == GegluTile::Narrow) {
-    launchTiled<E, NarrowTile>(maps, act, m, hidden, dim, stream);
-  } else {
-    launchTiled<E, WideTile>(maps, act, m, hidden, dim, stream);
+  switch (maps.tile) {
+    case GegluTile::Narrow: return launchTiled<E, NarrowTile>(maps, act, m, hidden, dim, stream);
+    case GegluTile::Mid: return launchTiled<E, MidTile>(maps, act, m, hidden, dim, stream);
+    default: return launchTiled<E, WideTile>(maps, act, m, hidden, dim, stream);
   }
 }
 
@@ -151,12 +157,14 @@ void launchTyped(const GegluGemmMaps& maps, void* act, int64_t m, int64_t hidden
 
 GegluTile gegluTileFor(int64_t m) {
   if (m >= kGegluPingpongFromTokens) return GegluTile::Pingpong;
-  return m >= kGegluWideTileFromTokens ? GegluTile::Wide : GegluTile::Narrow;
+  if (m >= kGegluWideTileFromTokens) return GegluTile::Wide;
+  return m >= kGegluMidTileFromTokens ? GegluTile::Mid : GegluTile::Narrow;
 }
 
 const char* gegluTileName(GegluTile tile) {
   switch (tile) {
     case GegluTile::Wide: return "128x256";
+    case GegluTile::Mid: return "128x192";
     case GegluTile::Narrow: return "64x128, two blocks per SM";
     case GegluTile::Pingpong: return "128x128 pingpong";
     case GegluTile::Auto: break;
@@ -176,6 +184,7 @@ void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, cons
   // The boxes are the tiles of the form that will run.
   if (tile == GegluTile::Auto) tile = gegluTileFor(m);
   int rows = WideTile::kBM, cols = WideTile::kBN;
+  if (tile == GegluTile::Mid) rows = MidTile::kBM, cols = MidTile::kBN;
   if (tile == GegluTile::Narrow) rows = NarrowTile::kBM, cols = NarrowTile::kBN;
   if (tile == GegluTile::Pingpong) rows = kPingpongTileRows, cols = kPingpongTileCols;
   const CUtensorMap map_x = makeTileMap(type, x, m, dim, rows);

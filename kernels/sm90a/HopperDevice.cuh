@@ -77,6 +77,13 @@ template <int N> __device__ __forceinline__ void wgmmaWait() {
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" "}"
+#define FUSELAB_WGMMA_REGS_96 \
+  "{" "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95" "}"
 #define FUSELAB_WGMMA_REGS_128 \
   "{" "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -97,6 +104,7 @@ template <int N> __device__ __forceinline__ void wgmmaWait() {
 #define FUSELAB_WGMMA_ARGS_32 FUSELAB_D32(0)
 #define FUSELAB_WGMMA_ARGS_48 FUSELAB_D32(0), FUSELAB_D16(32)
 #define FUSELAB_WGMMA_ARGS_64 FUSELAB_D32(0), FUSELAB_D32(32)
+#define FUSELAB_WGMMA_ARGS_96 FUSELAB_D32(0), FUSELAB_D32(32), FUSELAB_D32(64)
 #define FUSELAB_WGMMA_ARGS_128 FUSELAB_D32(0), FUSELAB_D32(32), FUSELAB_D32(64), FUSELAB_D32(96)
 
 // d = A(64 x 16) * B(16 x N) + (accumulate ? d : 0), A and B K-major tiles in
@@ -128,6 +136,7 @@ FUSELAB_DEFINE_WGMMA(48, 24, 25, 26)
 FUSELAB_DEFINE_WGMMA(64, 32, 33, 34)
 FUSELAB_DEFINE_WGMMA(96, 48, 49, 50)
 FUSELAB_DEFINE_WGMMA(128, 64, 65, 66)
+FUSELAB_DEFINE_WGMMA(192, 96, 97, 98)
 FUSELAB_DEFINE_WGMMA(256, 128, 129, 130)
 #undef FUSELAB_DEFINE_WGMMA
 
