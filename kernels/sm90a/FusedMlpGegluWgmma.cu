@@ -10,10 +10,10 @@
 // operands straight from shared memory, and free a stage through its "empty"
 // mbarrier once the wgmma that read it has retired.
 // Three tile shapes: Wide 128 x 256 and Mid 128 x 192 (C = 2, one block per
-// multiprocessor), and Narrow 64 x 128 (C = 1, two blocks per multiprocessor),
+// multiprocessor), and Narrow 64 x 96 (C = 1, two blocks per multiprocessor),
 // since 128 x 256 tiles leave most multiprocessors idle at mid-size token
-// counts (24 tiles for 132 multiprocessors at 128 tokens; at 512 tokens 96,
-// where Mid has 128). The pingpong form is FusedMlpGegluPingpong.cu. Gate and
+// counts (24 tiles for 132 multiprocessors at 128 tokens, where Narrow has
+// 128; at 512 tokens 96, where Mid has 128). The pingpong form is FusedMlpGegluPingpong.cu. Gate and
 // up rows are interleaved by 8 in wgu, so accumulator column groups 2p and 2p+1
 // of a thread are the gate and up values of the same hidden units.
 #include <algorithm>
@@ -45,7 +45,7 @@ template <int C, int N> struct Tile {
 };
 using WideTile = Tile<2, 256>;   // 4 stages
 using MidTile = Tile<2, 192>;    // 5 stages
-using NarrowTile = Tile<1, 128>;  // 4 stages
+using NarrowTile = Tile<1, 96>;  // 5 stages
 constexpr int kPingpongTileRows = 128, kPingpongTileCols = 128;  // FusedMlpGegluPingpong.cu's tiles
 
 static_assert(sizeof(CUtensorMap) == sizeof(GegluGemmMaps::x), "GegluGemmMaps holds one CUtensorMap per operand");
@@ -165,7 +165,7 @@ const char* gegluTileName(GegluTile tile) {
   switch (tile) {
     case GegluTile::Wide: return "128x256";
     case GegluTile::Mid: return "128x192";
-    case GegluTile::Narrow: return "64x128, two blocks per SM";
+    case GegluTile::Narrow: return "64x96, two blocks per SM";
     case GegluTile::Pingpong: return "128x128 pingpong";
     case GegluTile::Auto: break;
   }
