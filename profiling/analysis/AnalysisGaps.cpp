@@ -73,9 +73,10 @@ void markSyncOverlap(GpuGap& gap, const std::vector<SyncSpan>& spans) {
 }  // namespace
 
 std::vector<GpuGap> findGpuGaps(const Trace& trace, const AnalysisScope& scope, const AnalysisOptions& options) {
-  std::vector<GpuGap> gaps;
   const std::vector<SyncSpan> sync_spans = synchronizeSpans(trace);
   const auto& ops = scope.gpu_ops;  // sorted by (track, start)
+  std::vector<GpuGap> gaps;
+  gaps.reserve(ops.size());  // address space only; growing would copy and touch twice the pages
   for (size_t first = 0; first < ops.size();) {
     size_t last = first;
     while (last < ops.size() && ops[last].track == ops[first].track) ++last;
