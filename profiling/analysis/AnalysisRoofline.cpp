@@ -19,13 +19,14 @@ bool isHostTransfer(const Trace& trace, EventRef op) {
 
 }  // namespace
 
-void addRoofline(const Trace& trace, TraceAnalysis& a) {
+void addRoofline(const Trace& trace, TraceAnalysis& a, std::vector<GpuOpWork> work) {
   RooflineAnalysis& r = a.roofline;
   r.ceilings = ceilingsForTrace(trace, a.options.measured_ceilings);
   const auto& ops = a.scope.gpu_ops;
-  r.work = attributeWork(trace, ops);
+  r.work = std::move(work);
   const std::vector<int64_t> stream_ns = streamTimes(trace, ops);
   r.ops.clear();
+  r.ops.reserve(ops.size());
   r.total = {};
 
   std::map<std::pair<std::string_view, Category>, KernelRow*> rows;
