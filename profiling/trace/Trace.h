@@ -201,6 +201,7 @@ class Trace {
   size_t nonEmptyTrackCount() const;
 
  private:
+  void buildLaunchLinks();  // part of finalize() (TraceLaunchLinks.cpp)
   std::vector<LaunchLink> launches_;
   CorrelationIndex launch_index_;
   std::unordered_map<uint64_t, uint32_t> track_index_;  // (pid_id, tid_id) -> track
