@@ -31,8 +31,8 @@ TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
   a.cpu_ops = cpuOpTable(trace);
   a.verdict = decideVerdict(a.utilization, a.idle, a.gpu_op_count);
   a.diagnostics = findDiagnostics(trace, a.steps);
+  addMeasuredFigures(trace, a);  // needs only the kernel rows: done while the work is attributed
   addRoofline(trace, a, work.get());
-  addMeasuredFigures(trace, a);
   return a;
 }
 
