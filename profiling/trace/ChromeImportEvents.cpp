@@ -1,5 +1,6 @@
 // Interpreting one element read from traceEvents (commitEvent): its category,
 // times and track; B/E pairing; flow ends, metadata and raw events kept for later.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -22,6 +23,18 @@ void notePlacement(Track& t, Category category, int64_t device, int64_t stream) 
 }
 
 }  // namespace
+
+void Importer::makeRoom(uint32_t track, size_t file_offset) {
+  // Grown by doubling, the columns of a big track were copied about twice
+  // over, each copy stalling this thread long enough to make the reader wait
+  // (10M events: 23 doublings). Past a first sample they are reserved for the
+  // track's share of the whole text instead; reserving costs address space.
+  Track& t = trace_.tracks[track];
+  constexpr size_t kSample = 4096;
+  if (t.size() < kSample || t.size() < t.start_ns.capacity()) return;
+  const double share = double(stream_.textSizeHint()) / double(std::max<size_t>(file_offset, 1));
+  t.reserve(std::max(t.size() + t.size() / 2, size_t(double(t.size()) * share * 1.1)));
+}
 
 Category Importer::categoryOf(uint32_t cat_id) {
   if (cat_id >= category_cache_.size()) category_cache_.resize(cat_id + 64, -1);
@@ -138,6 +151,7 @@ void Importer::commitEvent(const EventFields& f) {
         open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), f.index, f.device, f.stream});
         return;
       }
+      makeRoom(track, f.begin);
       trace_.append(track, e);
       notePlacement(trace_.tracks[track], e.category, f.device, f.stream);
       return;
@@ -159,6 +173,7 @@ void Importer::commitEvent(const EventFields& f) {
         b.device = f.device;
         b.stream = f.stream;
       }
+      makeRoom(track, f.begin);
       trace_.append(track, b.ev);
       notePlacement(trace_.tracks[track], b.ev.category, b.device, b.stream);
       return;

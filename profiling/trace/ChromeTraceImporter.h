@@ -171,6 +171,7 @@ class Importer {
   void commitEvent(const EventFields& f);
   int64_t timeField(const EventFields& f, const Token& t, const char* name, bool required);
   uint32_t trackOf(const EventFields& f);
+  void makeRoom(uint32_t track, size_t file_offset);  // before appending to the track
   std::pair<uint32_t, uint32_t> tokenIds(const EventFields& f);
   Category categoryOf(uint32_t cat_id);
 

@@ -84,6 +84,18 @@ uint32_t Trace::trackFor(std::string_view pid_token, std::string_view tid_token)
   return idx;
 }
 
+void Track::reserve(size_t events) {
+  start_ns.reserve(events);
+  dur_ns.reserve(events);
+  name_id.reserve(events);
+  cat_id.reserve(events);
+  category.reserve(events);
+  depth.reserve(events);
+  correlation.reserve(events);
+  external_id.reserve(events);
+  args.reserve(events);
+}
+
 uint32_t Trace::append(uint32_t track, const NewEvent& e) {
   Track& t = tracks[track];
   t.start_ns.push_back(e.start_ns);

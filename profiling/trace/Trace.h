@@ -94,6 +94,7 @@ struct Track {
 
   size_t size() const { return start_ns.size(); }
   int64_t end_ns(size_t i) const { return start_ns[i] + dur_ns[i]; }
+  void reserve(size_t events);  // every column
 };
 
 struct EventRef {
