@@ -24,16 +24,21 @@ void notePlacement(Track& t, Category category, int64_t device, int64_t stream) 
 
 }  // namespace
 
-void Importer::makeRoom(uint32_t track, size_t file_offset) {
-  // Grown by doubling, the columns of a big track were copied about twice
-  // over, each copy stalling this thread long enough to make the reader wait
-  // (10M events: 23 doublings). Past a first sample they are reserved for the
-  // track's share of the whole text instead; reserving costs address space.
-  Track& t = trace_.tracks[track];
-  constexpr size_t kSample = 4096;
-  if (t.size() < kSample || t.size() < t.start_ns.capacity()) return;
+// Grown by doubling, the columns of a big track (and the flow ends) were
+// copied about twice over, each copy stalling this thread long enough to make
+// the reader wait (10M events: 23 doublings). Past a first sample, a full one
+// is reserved for its share of the whole text instead, as projected from the
+// offset of the event being committed; reserving costs address space only.
+bool Importer::shouldGrow(size_t size, size_t capacity) { return size >= 4096 && size == capacity; }
+
+size_t Importer::projectedSize(size_t size, size_t file_offset) const {
   const double share = double(stream_.textSizeHint()) / double(std::max<size_t>(file_offset, 1));
-  t.reserve(std::max(t.size() + t.size() / 2, size_t(double(t.size()) * share * 1.1)));
+  return std::max(size + size / 2, size_t(double(size) * share * 1.1));
+}
+
+void Importer::makeRoom(uint32_t track, size_t file_offset) {
+  Track& t = trace_.tracks[track];
+  if (shouldGrow(t.size(), t.start_ns.capacity())) t.reserve(projectedSize(t.size(), file_offset));
 }
 
 Category Importer::categoryOf(uint32_t cat_id) {
@@ -203,6 +208,8 @@ void Importer::commitEvent(const EventFields& f) {
       end.begin = f.begin;
       end.end = f.end;
       end.text_at = keepText(f.begin, f.end);
+      if (shouldGrow(flow_ends_.size(), flow_ends_.capacity()))
+        flow_ends_.reserve(projectedSize(flow_ends_.size(), f.begin));
       flow_ends_.push_back(end);
       return;
     }
