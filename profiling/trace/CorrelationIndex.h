@@ -41,6 +41,7 @@ class CorrelationIndex {
   uint32_t findSorted(int64_t id) const;
   void sizeTable(size_t count);  // empty, at most half full with `count` ids
   void grow();                   // twice the slots, the ids kept
+  void place(Slot added);        // into an empty slot (the id is not there)
 
   bool dense_mode_ = false;
   bool frozen_ = false;
@@ -48,6 +49,7 @@ class CorrelationIndex {
   std::vector<uint32_t> dense_;
   // While adding: linear probing, power-of-two size, at most half full.
   std::vector<Slot> slots_;
+  std::vector<Slot> added_;  // the same ids, in the order added (for freeze)
   size_t used_ = 0;
   size_t mask_ = 0;
   int shift_ = 64;
