@@ -284,9 +284,10 @@ struct RooflineAnalysis {
   RooflineFigures total;             // all in-scope GPU ops but host copies
 };
 
-// Fills `roofline`, and the roofline figures of the kernel rows and steps.
+// Fills `roofline`, and the roofline figures of the kernel rows and steps;
+// `work` is attributeWork (KernelWork.h) of the scope's GPU ops.
 struct TraceAnalysis;
-void addRoofline(const Trace& trace, TraceAnalysis& analysis);
+void addRoofline(const Trace& trace, TraceAnalysis& analysis, std::vector<GpuOpWork> work);
 
 // Fills the kernel rows' measured figures from the counters in the kernel
 // events' args (trace/MeasuredCounters.h).

@@ -3,9 +3,9 @@
 // final synchronize that waits far longer than the GPU works.
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/NameFlags.h"
 #include "profiling/trace/DurationText.h"
 
 namespace fuselab {
@@ -138,8 +138,12 @@ bool isCopyOperator(std::string_view name) {
 }
 
 std::optional<Diagnostic> unrequestedDeviceCopies(const Trace& trace, const std::vector<LaunchContext>& launches) {
-  std::unordered_map<uint64_t, const LaunchContext*> context_of;
-  for (const LaunchContext& c : launches) context_of.emplace(refKey(c.launch), &c);
+  // `launches` is in (track, index) order: found by binary search, not a map of them all.
+  auto contextOf = [&](EventRef launch) -> const LaunchContext* {
+    auto it = std::lower_bound(launches.begin(), launches.end(), refKey(launch),
+                               [](const LaunchContext& c, uint64_t key) { return refKey(c.launch) < key; });
+    return it != launches.end() && it->launch == launch ? &*it : nullptr;
+  };
 
   Diagnostic d;
   d.kind = DiagnosticKind::UnrequestedDeviceCopy;
@@ -154,7 +158,7 @@ std::optional<Diagnostic> unrequestedDeviceCopies(const Trace& trace, const std:
       const LaunchContext* ctx = nullptr;
       if (t.correlation[i] >= 0)
         if (const LaunchLink* link = trace.launchFor(t.correlation[i]); link && link->launch)
-          if (auto it = context_of.find(refKey(*link->launch)); it != context_of.end()) ctx = it->second;
+          ctx = contextOf(*link->launch);
       std::string owner = ctx && ctx->outermost_op ? std::string(trace.name(*ctx->outermost_op)) : "";
       if (isCopyOperator(owner)) continue;  // the user asked for a copy
       ++count;
@@ -175,12 +179,13 @@ std::optional<Diagnostic> unrequestedDeviceCopies(const Trace& trace, const std:
 }
 
 std::optional<Diagnostic> longFinalSync(const Trace& trace, const DiagnosticThresholds& th) {
+  const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
   std::optional<EventRef> last;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.kind == TrackKind::Gpu) continue;
     for (uint32_t i = 0; i < t.size(); ++i) {
-      if (!isLaunchCall(t.category[i]) || !isSynchronizeCall(trace.strings.get(t.name_id[i]))) continue;
+      if (!isLaunchCall(t.category[i]) || !is_sync[t.name_id[i]]) continue;
       if (!last || t.start_ns[i] >= trace.tracks[last->track].start_ns[last->index]) last = EventRef{ti, i};
     }
   }

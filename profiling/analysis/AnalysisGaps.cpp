@@ -6,6 +6,7 @@
 #include <map>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/NameFlags.h"
 
 namespace fuselab {
 
@@ -38,12 +39,13 @@ struct SyncSpan {
 };
 
 std::vector<SyncSpan> synchronizeSpans(const Trace& trace) {
+  const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
   std::vector<SyncSpan> calls;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.kind == TrackKind::Gpu) continue;
     for (uint32_t i = 0; i < t.size(); ++i)
-      if (isLaunchCall(t.category[i]) && isSynchronizeCall(trace.strings.get(t.name_id[i])))
+      if (isLaunchCall(t.category[i]) && is_sync[t.name_id[i]])
         calls.push_back({t.start_ns[i], t.end_ns(i), EventRef{ti, i}});
   }
   std::sort(calls.begin(), calls.end(), [](const SyncSpan& a, const SyncSpan& b) { return a.start < b.start; });
@@ -73,9 +75,10 @@ void markSyncOverlap(GpuGap& gap, const std::vector<SyncSpan>& spans) {
 }  // namespace
 
 std::vector<GpuGap> findGpuGaps(const Trace& trace, const AnalysisScope& scope, const AnalysisOptions& options) {
-  std::vector<GpuGap> gaps;
   const std::vector<SyncSpan> sync_spans = synchronizeSpans(trace);
   const auto& ops = scope.gpu_ops;  // sorted by (track, start)
+  std::vector<GpuGap> gaps;
+  gaps.reserve(ops.size());  // address space only; growing would copy and touch twice the pages
   for (size_t first = 0; first < ops.size();) {
     size_t last = first;
     while (last < ops.size() && ops[last].track == ops[first].track) ++last;

@@ -2,6 +2,7 @@
 // summed per kernel name, per step and over the trace.
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/StepIntervals.h"
@@ -19,13 +20,14 @@ bool isHostTransfer(const Trace& trace, EventRef op) {
 
 }  // namespace
 
-void addRoofline(const Trace& trace, TraceAnalysis& a) {
+void addRoofline(const Trace& trace, TraceAnalysis& a, std::vector<GpuOpWork> work) {
   RooflineAnalysis& r = a.roofline;
   r.ceilings = ceilingsForTrace(trace, a.options.measured_ceilings);
   const auto& ops = a.scope.gpu_ops;
-  r.work = attributeWork(trace, ops);
+  r.work = std::move(work);
   const std::vector<int64_t> stream_ns = streamTimes(trace, ops);
   r.ops.clear();
+  r.ops.reserve(ops.size());
   r.total = {};
 
   std::map<std::pair<std::string_view, Category>, KernelRow*> rows;
@@ -33,6 +35,17 @@ void addRoofline(const Trace& trace, TraceAnalysis& a) {
     row.roofline = {};
     rows[{row.name, row.category}] = &row;
   }
+  // The row of each (name id, category) met, so that a GPU op's lookup
+  // compares no kernel names (long ones: a tenth of addRoofline at 10M events).
+  std::unordered_map<uint64_t, KernelRow*> row_of;
+  auto rowOf = [&](EventRef op) {
+    const Track& t = trace.tracks[op.track];
+    const uint64_t key = (uint64_t(t.name_id[op.index]) << 8) | uint64_t(t.category[op.index]);
+    auto [it, added] = row_of.try_emplace(key, nullptr);
+    if (added)
+      if (auto row = rows.find({trace.name(op), t.category[op.index]}); row != rows.end()) it->second = row->second;
+    return it->second;
+  };
   // a.steps comes from computeSteps: sorted by start.
   std::vector<std::pair<int64_t, int64_t>> step_spans;
   for (StepStats& s : a.steps) {
@@ -43,13 +56,12 @@ void addRoofline(const Trace& trace, TraceAnalysis& a) {
 
   for (size_t i = 0; i < ops.size(); ++i) {
     const EventRef op = ops[i];
-    const Track& t = trace.tracks[op.track];
     const bool host = isHostTransfer(trace, op);
     r.ops.push_back(rooflineOf(r.work[i], stream_ns[i], trace.name(op), host, r.ceilings, a.options.roofline_rules));
     const RooflineFigures& f = r.ops.back();
-    if (auto it = rows.find({trace.name(op), t.category[op.index]}); it != rows.end()) {
-      accumulate(it->second->roofline, f);
-      if (host) it->second->roofline.bound = Bound::HostTransfer;
+    if (KernelRow* row = rowOf(op)) {
+      accumulate(row->roofline, f);
+      if (host) row->roofline.bound = Bound::HostTransfer;
     }
     if (host) continue;
     accumulate(r.total, f);

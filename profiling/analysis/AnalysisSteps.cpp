@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/NameFlags.h"
 
 namespace fuselab {
 
@@ -18,6 +19,8 @@ std::optional<int> profilerStepIndex(std::string_view name) {
 }
 
 std::vector<EventRef> findProfilerSteps(const Trace& trace) {
+  const std::vector<uint8_t> is_step =
+      nameFlags(trace.strings, [](std::string_view name) { return profilerStepIndex(name).has_value(); });
   std::vector<EventRef> out;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
@@ -25,7 +28,7 @@ std::vector<EventRef> findProfilerSteps(const Trace& trace) {
     for (uint32_t i = 0; i < t.size(); ++i) {
       Category c = t.category[i];
       if (c != Category::UserAnnotation && c != Category::CpuOp) continue;
-      if (profilerStepIndex(trace.strings.get(t.name_id[i]))) out.push_back({ti, i});
+      if (is_step[t.name_id[i]]) out.push_back({ti, i});
     }
   }
   std::sort(out.begin(), out.end(), [&](EventRef a, EventRef b) {
@@ -49,13 +52,26 @@ std::vector<StepStats> computeSteps(const Trace& trace) {
   }
   if (steps.empty()) return steps;
 
-  // The step containing `time`: the last one starting at or before it.
+  // The step containing `time`: the last one starting at or before it. Times
+  // come mostly in increasing order (each track's events are sorted by
+  // start), so the search resumes from the previous answer.
+  size_t after = 0;  // steps [0, after) start at or before the previous time
   auto stepAt = [&](int64_t time) -> StepStats* {
-    auto it = std::upper_bound(steps.begin(), steps.end(), time,
-                               [](int64_t v, const StepStats& s) { return v < s.start_ns; });
-    if (it == steps.begin()) return nullptr;
-    --it;
-    return time <= it->end_ns ? &*it : nullptr;
+    auto firstAfter = [&](size_t from, size_t to) {
+      auto startsAfter = [](int64_t v, const StepStats& s) { return v < s.start_ns; };
+      const auto begin = steps.begin();
+      return size_t(std::upper_bound(begin + ptrdiff_t(from), begin + ptrdiff_t(to), time, startsAfter) - begin);
+    };
+    if (after > 0 && steps[after - 1].start_ns > time) {
+      after = firstAfter(0, after);
+    } else {
+      const size_t near = std::min(steps.size(), after + 8);
+      while (after < near && steps[after].start_ns <= time) ++after;
+      if (after == near && after < steps.size() && steps[after].start_ns <= time) after = firstAfter(after, steps.size());
+    }
+    if (after == 0) return nullptr;
+    StepStats& s = steps[after - 1];
+    return time <= s.end_ns ? &s : nullptr;
   };
 
   std::vector<std::vector<std::pair<int64_t, int64_t>>> gpu_intervals(steps.size());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "profiling/analysis/NameFlags.h"
 #include "profiling/trace/TraceArgs.h"
 
 namespace fuselab {
@@ -81,9 +82,16 @@ void creditWork(const Trace& trace, const std::vector<EventRef>& gpu_ops, const 
   std::vector<std::vector<size_t>> kernels_of;
   const std::vector<KernelPart> parts = partsFor(r, trace, gpu_ops, s, kernels_of);
   const bool whole = parts.size() == 1 && parts[0].kernel_name.empty();
+  const uint32_t op_kernels = static_cast<uint32_t>(s.kernels.size());
   for (size_t p = 0; p < parts.size(); ++p) {
     int64_t part_ns = 0;
     for (size_t k : kernels_of[p]) part_ns += durationOf(trace, gpu_ops[k]);
+    std::string note = r.note;  // made once per part: the same for each of its kernels
+    if (!whole)
+      note += "; this kernel's part of it: " +
+              (parts[p].kernel_name.empty() ? std::string("the rest") : parts[p].kernel_name);
+    else if (op_kernels > 1)
+      note += "; split over its " + std::to_string(op_kernels) + " kernels by duration";
     for (size_t k : kernels_of[p]) {
       GpuOpWork& w = out[k];
       const double of_part = part_ns > 0 ? double(durationOf(trace, gpu_ops[k])) / double(part_ns)
@@ -93,19 +101,38 @@ void creditWork(const Trace& trace, const std::vector<EventRef>& gpu_ops, const 
       work.bytes *= of_part;
       w.source = s.op;
       w.work = work;
-      w.op_kernels = static_cast<uint32_t>(s.kernels.size());
-      w.note = r.note;
-      if (whole) {
-        w.share = of_part;
-        if (w.op_kernels > 1) w.note += "; split over its " + std::to_string(w.op_kernels) + " kernels by duration";
-      } else {
-        w.share = r.work->flops > 0 ? work.flops / r.work->flops : of_part;
-        w.note += "; this kernel's part of it: " +
-                  (parts[p].kernel_name.empty() ? std::string("the rest") : parts[p].kernel_name);
-      }
+      w.op_kernels = op_kernels;
+      w.note = note;
+      w.share = whole || !(r.work->flops > 0) ? of_part : work.flops / r.work->flops;
     }
   }
 }
+
+// opWork computed once per op name and inputs: a trace repeats the same ops
+// with the same shapes (at 10M events opWork was a fifth of attributeWork).
+class OpWorkMemo {
+ public:
+  const OpWorkResult& get(uint32_t name_id, std::string_view name, const OpInputs& in) {
+    key_.assign(reinterpret_cast<const char*>(&name_id), sizeof(name_id));
+    key_ += char(in.has_dims);
+    key_ += char(in.has_types);
+    for (const OpInput& i : in.inputs) {
+      const size_t dims = i.dims.size(), type = i.type.size();
+      key_ += char(i.tensor_list);
+      key_.append(reinterpret_cast<const char*>(&dims), sizeof(dims));
+      key_.append(reinterpret_cast<const char*>(i.dims.data()), dims * sizeof(int64_t));
+      key_.append(reinterpret_cast<const char*>(&type), sizeof(type));
+      key_ += i.type;
+    }
+    auto it = results_.find(key_);
+    if (it == results_.end()) it = results_.emplace(key_, opWork(name, in)).first;
+    return it->second;
+  }
+
+ private:
+  std::string key_;
+  std::unordered_map<std::string, OpWorkResult> results_;
+};
 
 void sortByEvent(std::vector<Credit>& credits) {
   std::sort(credits.begin(), credits.end(),
@@ -132,6 +159,8 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
   // replays: the op around the launch says nothing about the graph's
   // kernels, except fuselab's own ops, which replay exactly their own launches.
   std::vector<Credit> by_launch;
+  const std::vector<uint8_t> graph_launch =
+      nameFlags(trace.strings, [](std::string_view name) { return name.find("GraphLaunch") != std::string_view::npos; });
   for (size_t k = 0; k < gpu_ops.size(); ++k) {
     const EventRef op = gpu_ops[k];
     GpuOpWork& w = out[k];
@@ -146,8 +175,8 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     if (!link || !link->launch) {
       w.note = "launch call not captured";
     } else {
-      const bool graph =
-          link->gpu_ops.size() > 1 || trace.name(*link->launch).find("GraphLaunch") != std::string_view::npos;
+      const uint32_t launch_name = trace.tracks[link->launch->track].name_id[link->launch->index];
+      const bool graph = link->gpu_ops.size() > 1 || graph_launch[launch_name];
       if (graph) w.note = "replayed from a CUDA graph: its ops' shapes are not recorded";
       by_launch.push_back({key(*link->launch), k, graph});
     }
@@ -171,11 +200,11 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       while (last != by_launch.end() && last->event == here) ++last;
       if (next != last) {
         std::optional<uint32_t> source;
-        std::string innermost;
+        std::string_view innermost;
         for (size_t a = open.size(); a-- > 0;) {
           const uint32_t e = open[a];
           if (t.category[e] != Category::CpuOp || t.end_ns(e) < t.end_ns(i)) continue;
-          if (innermost.empty()) innermost = std::string(trace.strings.get(t.name_id[e]));
+          if (innermost.empty()) innermost = trace.strings.get(t.name_id[e]);
           auto [it, inserted] = modelled.try_emplace(t.name_id[e], false);
           if (inserted) it->second = hasWorkModel(trace.strings.get(t.name_id[e]));
           if (it->second) {
@@ -190,7 +219,8 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
           for (auto l = next; l != last; ++l) by_source.push_back({key({ti, *source}), l->op});
         } else if (!replay) {
           for (auto l = next; l != last; ++l)
-            out[l->op].note = innermost.empty() ? "launched outside any CPU op" : "no work model for " + innermost;
+            out[l->op].note =
+                innermost.empty() ? "launched outside any CPU op" : "no work model for " + std::string(innermost);
         }
         next = last;
       }
@@ -210,14 +240,25 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     stack.push_back(&s);
   }
 
-  for (const Source& s : sources) {
-    const std::string name(trace.name(s.op));
+  OpWorkMemo memo;
+  // The args of ops spread over gigabytes of text: each read missed the
+  // cache, so those of a few sources ahead are asked for early.
+  auto prefetchArgs = [&](size_t k) {
+    if (k >= sources.size()) return;
+    const std::string_view args = trace.argsJson(trace.tracks[sources[k].op.track].args[sources[k].op.index]);
+    for (size_t at = 0; at < args.size(); at += 64) __builtin_prefetch(args.data() + at);
+  };
+  for (size_t k = 0; k < sources.size(); ++k) {
+    const Source& s = sources[k];
+    prefetchArgs(k + 8);
+    const std::string_view name = trace.name(s.op);
     if (s.shadowed) {
       for (size_t i : s.kernels)
-        out[i].note = "inside " + name + ", whose work a nested op already counts";
+        out[i].note = "inside " + std::string(name) + ", whose work a nested op already counts";
       continue;
     }
-    const OpWorkResult r = opWork(name, parseOpInputs(trace.argsJson(trace.tracks[s.op.track].args[s.op.index])));
+    const Track& t = trace.tracks[s.op.track];
+    const OpWorkResult& r = memo.get(t.name_id[s.op.index], name, parseOpInputs(trace.argsJson(t.args[s.op.index])));
     if (r.work) {
       creditWork(trace, gpu_ops, s, r, out);
       continue;

@@ -1,5 +1,6 @@
 // Interpreting one element read from traceEvents (commitEvent): its category,
 // times and track; B/E pairing; flow ends, metadata and raw events kept for later.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -22,6 +23,23 @@ void notePlacement(Track& t, Category category, int64_t device, int64_t stream) 
 }
 
 }  // namespace
+
+// Grown by doubling, the columns of a big track (and the flow ends) were
+// copied about twice over, each copy stalling this thread long enough to make
+// the reader wait (10M events: 23 doublings). Past a first sample, a full one
+// is reserved for its share of the whole text instead, as projected from the
+// offset of the event being committed; reserving costs address space only.
+bool Importer::shouldGrow(size_t size, size_t capacity) { return size >= 4096 && size == capacity; }
+
+size_t Importer::projectedSize(size_t size, size_t file_offset) const {
+  const double share = double(stream_.textSizeHint()) / double(std::max<size_t>(file_offset, 1));
+  return std::max(size + size / 2, size_t(double(size) * share * 1.1));
+}
+
+void Importer::makeRoom(uint32_t track, size_t file_offset) {
+  Track& t = trace_.tracks[track];
+  if (shouldGrow(t.size(), t.start_ns.capacity())) t.reserve(projectedSize(t.size(), file_offset));
+}
 
 Category Importer::categoryOf(uint32_t cat_id) {
   if (cat_id >= category_cache_.size()) category_cache_.resize(cat_id + 64, -1);
@@ -138,6 +156,7 @@ void Importer::commitEvent(const EventFields& f) {
         open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), f.index, f.device, f.stream});
         return;
       }
+      makeRoom(track, f.begin);
       trace_.append(track, e);
       notePlacement(trace_.tracks[track], e.category, f.device, f.stream);
       return;
@@ -159,6 +178,7 @@ void Importer::commitEvent(const EventFields& f) {
         b.device = f.device;
         b.stream = f.stream;
       }
+      makeRoom(track, f.begin);
       trace_.append(track, b.ev);
       notePlacement(trace_.tracks[track], b.ev.category, b.device, b.stream);
       return;
@@ -188,6 +208,8 @@ void Importer::commitEvent(const EventFields& f) {
       end.begin = f.begin;
       end.end = f.end;
       end.text_at = keepText(f.begin, f.end);
+      if (shouldGrow(flow_ends_.size(), flow_ends_.capacity()))
+        flow_ends_.reserve(projectedSize(flow_ends_.size(), f.begin));
       flow_ends_.push_back(end);
       return;
     }

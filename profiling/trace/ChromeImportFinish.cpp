@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <set>
 #include <string>
-#include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "profiling/trace/ChromeTraceImporter.h"
@@ -48,8 +47,13 @@ void Importer::bindFlows(int64_t base) {
   // Ends the exporter would not re-create from the correlation column, per
   // (category, id) in file order; the k-th 's' pairs with the k-th 'f'.
   std::map<std::pair<uint32_t, uint64_t>, std::pair<std::vector<Bound>, std::vector<Bound>>> by_key;
-  // (phase, id, event) of the launch flow ends already recognised.
-  std::set<std::tuple<char, uint64_t, uint32_t, uint32_t>> launch_ends_seen;
+  // The launch flow ends already recognised: per launch link, its 's' at
+  // the launch call and an 'f' at each of its GPU ops (flags, not a set of
+  // millions of nodes: the link, found by id, names the events).
+  const std::vector<LaunchLink>& links = trace_.launches();
+  std::vector<size_t> first_op_seen(links.size() + 1, 0);  // where each link's 'f' flags begin
+  for (size_t l = 0; l < links.size(); ++l) first_op_seen[l + 1] = first_op_seen[l] + links[l].gpu_ops.size();
+  std::vector<uint8_t> launch_seen(links.size(), 0), op_seen(first_op_seen.back(), 0);
   auto isLaunchFlowEnd = [&](const FlowEnd& e, uint32_t track, int64_t ts) {
     // Launch -> GPU op flows are written by the exporter from the correlation
     // column: one 's' at the launch call's start, one 'f' ("bp":"e") at each
@@ -59,12 +63,15 @@ void Importer::bindFlows(int64_t base) {
       return false;
     const LaunchLink* link = trace_.launchFor(static_cast<int64_t>(e.id));
     if (!link || !link->launch || link->gpu_ops.empty()) return false;
+    const size_t l = size_t(link - links.data());
     auto at = [&](EventRef r) { return r.track == track && trace_.tracks[r.track].start_ns[r.index] == ts; };
-    auto firstAt = [&](EventRef r) { return launch_ends_seen.emplace(e.phase, e.id, r.track, r.index).second; };
-    if (e.phase == 's') return at(*link->launch) && firstAt(*link->launch);
+    auto firstAt = [](uint8_t& seen) { return !std::exchange(seen, uint8_t(1)); };
+    if (e.phase == 's') return at(*link->launch) && firstAt(launch_seen[l]);
     if (!e.enclosing) return false;
     // GPU ops of one launch may start at the same time on one stream.
-    return std::any_of(link->gpu_ops.begin(), link->gpu_ops.end(), [&](EventRef r) { return at(r) && firstAt(r); });
+    for (size_t k = 0; k < link->gpu_ops.size(); ++k)
+      if (at(link->gpu_ops[k]) && firstAt(op_seen[first_op_seen[l] + k])) return true;
+    return false;
   };
   for (const FlowEnd& e : flow_ends_) {
     int64_t ts = e.ts + base;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "profiling/trace/ChromeTraceImporter.h"
+#include "profiling/trace/FreedMemory.h"
 #include "profiling/trace/Gzip.h"
 #include "profiling/trace/MemoryBudget.h"
 
@@ -123,8 +124,8 @@ Trace importStream(TraceTextStream& stream, std::string name, const ChromeImport
     limit = avail->bytes;
   }
   if (options.progress) options.progress->total.store(stream.sourceBytes());
-  chrome_import::Importer importer(stream, std::move(name), options, limit);
-  Trace trace = importer.run();
+  Trace trace = chrome_import::Importer(stream, std::move(name), options, limit).run();
+  returnFreedMemory();  // the importer's (0.4 GB at 10M events), before anything runs on the trace
   if (options.progress) options.progress->done.store(stream.sourceBytes());
   return trace;
 }

@@ -171,6 +171,10 @@ class Importer {
   void commitEvent(const EventFields& f);
   int64_t timeField(const EventFields& f, const Token& t, const char* name, bool required);
   uint32_t trackOf(const EventFields& f);
+  // Room reserved ahead for what is appended in file order (ChromeImportEvents.cpp).
+  static bool shouldGrow(size_t size, size_t capacity);
+  size_t projectedSize(size_t size, size_t file_offset) const;
+  void makeRoom(uint32_t track, size_t file_offset);  // before appending to the track
   std::pair<uint32_t, uint32_t> tokenIds(const EventFields& f);
   Category categoryOf(uint32_t cat_id);
 

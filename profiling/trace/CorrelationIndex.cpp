@@ -16,14 +16,36 @@ void CorrelationIndex::reset(int64_t lo, int64_t hi, size_t count) {
     return;
   }
   if (count == 0) return;
+  // Most ids come twice (a launch call and its GPU op): sized for half the
+  // count, the table is half the memory to clear and to miss the cache in.
+  sizeTable(count / 2 + 1);
+  added_.reserve(count / 2 + 1);
+  // About one id per block of the directory.
+  block_bits_ = 0;
+  while (block_bits_ < 63 && (range >> block_bits_) > count) ++block_bits_;
+}
+
+void CorrelationIndex::sizeTable(size_t count) {
   int bits = 4;
   while ((size_t(1) << bits) < 2 * count) ++bits;
   slots_.assign(size_t(1) << bits, Slot{});
   mask_ = (size_t(1) << bits) - 1;
   shift_ = 64 - bits;
-  // About one id per block of the directory.
-  block_bits_ = 0;
-  while (block_bits_ < 63 && (range >> block_bits_) > count) ++block_bits_;
+  used_ = 0;
+}
+
+void CorrelationIndex::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  sizeTable(old.size());
+  for (const Slot& s : old)
+    if (s.value != kNone) place(s);
+}
+
+void CorrelationIndex::place(Slot added) {
+  size_t at = home(added.id);
+  while (slots_[at].value != kNone) at = (at + 1) & mask_;
+  slots_[at] = added;
+  ++used_;
 }
 
 uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
@@ -32,10 +54,13 @@ uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
     if (slot == kNone) slot = value;
     return slot;
   }
+  if (2 * (used_ + 1) > slots_.size()) grow();
   for (size_t at = home(id);; at = (at + 1) & mask_) {
     Slot& s = slots_[at];
     if (s.value == kNone) {
       s = Slot{id, value};
+      ++used_;
+      added_.push_back(s);
       return value;
     }
     if (s.id == id) return s.value;
@@ -52,9 +77,11 @@ uint32_t CorrelationIndex::findHashed(int64_t id) const {
 
 void CorrelationIndex::freeze() {
   if (dense_mode_ || frozen_) return;
-  std::vector<Slot> used;
-  for (const Slot& s : slots_)
-    if (s.value != kNone) used.push_back(s);
+  // In the order added, ids are mostly increasing already (they follow
+  // time): sorted faster than the table's hashed order, and without a scan
+  // of the table.
+  std::vector<Slot> used = std::move(added_);
+  added_ = {};
   slots_ = std::vector<Slot>();
   std::sort(used.begin(), used.end(), [](const Slot& a, const Slot& b) { return a.id < b.id; });
   ids_.reserve(used.size());

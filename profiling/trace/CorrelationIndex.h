@@ -16,7 +16,8 @@ class CorrelationIndex {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
 
-  // Sizes the index for at most `count` ids, all in [lo, hi] (before adds).
+  // Sizes the index for about `count` ids, all in [lo, hi] (before adds);
+  // the table grows if more are added.
   void reset(int64_t lo, int64_t hi, size_t count);
   // The value stored for `id`, or `value` stored now if there was none.
   uint32_t findOrAdd(int64_t id, uint32_t value);
@@ -38,6 +39,9 @@ class CorrelationIndex {
   size_t home(int64_t id) const { return (static_cast<uint64_t>(id) * 0x9E3779B97F4A7C15ull) >> shift_; }
   uint32_t findHashed(int64_t id) const;
   uint32_t findSorted(int64_t id) const;
+  void sizeTable(size_t count);  // empty, at most half full with `count` ids
+  void grow();                   // twice the slots, the ids kept
+  void place(Slot added);        // into an empty slot (the id is not there)
 
   bool dense_mode_ = false;
   bool frozen_ = false;
@@ -45,6 +49,8 @@ class CorrelationIndex {
   std::vector<uint32_t> dense_;
   // While adding: linear probing, power-of-two size, at most half full.
   std::vector<Slot> slots_;
+  std::vector<Slot> added_;  // the same ids, in the order added (for freeze)
+  size_t used_ = 0;
   size_t mask_ = 0;
   int shift_ = 64;
   // Frozen: ids sorted, their values, and where each block of ids begins.

@@ -1,6 +1,7 @@
 #include "profiling/trace/Trace.h"
 
 #include <algorithm>
+#include <future>
 #include <numeric>
 #include <sstream>
 #include <tuple>
@@ -83,6 +84,18 @@ uint32_t Trace::trackFor(std::string_view pid_token, std::string_view tid_token)
   return idx;
 }
 
+void Track::reserve(size_t events) {
+  start_ns.reserve(events);
+  dur_ns.reserve(events);
+  name_id.reserve(events);
+  cat_id.reserve(events);
+  category.reserve(events);
+  depth.reserve(events);
+  correlation.reserve(events);
+  external_id.reserve(events);
+  args.reserve(events);
+}
+
 uint32_t Trace::append(uint32_t track, const NewEvent& e) {
   Track& t = tracks[track];
   t.start_ns.push_back(e.start_ns);
@@ -120,7 +133,7 @@ void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
 }  // namespace
 
 void Trace::finalize() {
-  std::vector<std::vector<uint32_t>> new_index(tracks.size());
+  std::vector<std::vector<uint32_t>> new_index(tracks.size()), orders(tracks.size());
   for (size_t ti = 0; ti < tracks.size(); ++ti) {
     Track& t = tracks[ti];
     std::vector<uint32_t> order(t.size());
@@ -132,12 +145,27 @@ void Trace::finalize() {
     });
     new_index[ti].resize(order.size());
     for (uint32_t pos = 0; pos < order.size(); ++pos) new_index[ti][order[pos]] = pos;
+    permute(t.category, order);
+    permute(t.correlation, order);
+    orders[ti] = std::move(order);
+  }
+  for (Flow& f : flows) {
+    if (f.from.track < new_index.size() && f.from.index < new_index[f.from.track].size())
+      f.from.index = new_index[f.from.track][f.from.index];
+    if (f.to.track < new_index.size() && f.to.index < new_index[f.to.track].size())
+      f.to.index = new_index[f.to.track][f.to.index];
+  }
+  new_index = {};
+  // The launch links need only those two columns: they are built on a
+  // second thread while the other columns are put in order.
+  std::future<void> links = std::async(std::launch::async, [this] { buildLaunchLinks(); });
+  for (size_t ti = 0; ti < tracks.size(); ++ti) {
+    Track& t = tracks[ti];
+    const std::vector<uint32_t> order = std::move(orders[ti]);
     permute(t.start_ns, order);
     permute(t.dur_ns, order);
     permute(t.name_id, order);
     permute(t.cat_id, order);
-    permute(t.category, order);
-    permute(t.correlation, order);
     permute(t.external_id, order);
     permute(t.args, order);
 
@@ -175,42 +203,7 @@ void Trace::finalize() {
       t.kind = (numeric_pid && (any_cpu || t.size() == 0)) ? TrackKind::Cpu : TrackKind::Other;
     }
   }
-  for (Flow& f : flows) {
-    if (f.from.track < new_index.size() && f.from.index < new_index[f.from.track].size())
-      f.from.index = new_index[f.from.track][f.from.index];
-    if (f.to.track < new_index.size() && f.to.index < new_index[f.to.track].size())
-      f.to.index = new_index[f.to.track][f.to.index];
-  }
-
-  launches_.clear();
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  size_t linked = 0;
-  for (const Track& t : tracks)
-    for (uint32_t i = 0; i < t.size(); ++i)
-      if (t.correlation[i] >= 0 && (isLaunchCall(t.category[i]) || isGpuWork(t.category[i]))) {
-        lo = std::min(lo, t.correlation[i]);
-        hi = std::max(hi, t.correlation[i]);
-        ++linked;
-      }
-  launch_index_.reset(lo, hi, linked);
-  auto linkFor = [&](int64_t corr) -> LaunchLink& {
-    const uint32_t at = launch_index_.findOrAdd(corr, static_cast<uint32_t>(launches_.size()));
-    if (at == launches_.size()) launches_.push_back(LaunchLink{corr, std::nullopt, {}});
-    return launches_[at];
-  };
-  for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
-    const Track& t = tracks[ti];
-    for (uint32_t i = 0; i < t.size(); ++i) {
-      if (t.correlation[i] < 0) continue;
-      if (isLaunchCall(t.category[i])) {
-        LaunchLink& l = linkFor(t.correlation[i]);
-        if (!l.launch) l.launch = EventRef{ti, i};
-      } else if (isGpuWork(t.category[i])) {
-        linkFor(t.correlation[i]).gpu_ops.push_back(EventRef{ti, i});
-      }
-    }
-  }
-  launch_index_.freeze();
+  links.get();
 }
 
 const LaunchLink* Trace::launchFor(int64_t correlation) const {

@@ -94,6 +94,7 @@ struct Track {
 
   size_t size() const { return start_ns.size(); }
   int64_t end_ns(size_t i) const { return start_ns[i] + dur_ns[i]; }
+  void reserve(size_t events);  // every column
 };
 
 struct EventRef {
@@ -201,6 +202,7 @@ class Trace {
   size_t nonEmptyTrackCount() const;
 
  private:
+  void buildLaunchLinks();  // part of finalize() (TraceLaunchLinks.cpp)
   std::vector<LaunchLink> launches_;
   CorrelationIndex launch_index_;
   std::unordered_map<uint64_t, uint32_t> track_index_;  // (pid_id, tid_id) -> track

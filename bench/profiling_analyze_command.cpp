@@ -1,0 +1,103 @@
+// The whole `fuselab analyze FILE` command (import, analysis, text report),
+// each run a fresh process, on the eager MLP fixture tiled to
+// FUSELAB_BENCH_EVENTS events (default 1M; FUSELAB_BENCH_TRACE=FILE times an
+// existing file instead of writing one). Targets (issue 22, at 10M events,
+// ~2.8 GB): at least 500 MB/s of JSON over the command's wall time, and the
+// process's peak resident memory at most 1.0x the file.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "bench/TiledTrace.h"
+
+extern char** environ;
+
+namespace {
+
+const std::string kFuselab = std::string(FUSELAB_BINARY_DIR) + "/app/fuselab";
+std::string g_path;
+double g_file_bytes = 0;
+double g_best_s = 1e30, g_sum_s = 0, g_peak_bytes = 0;
+int g_runs = 0;
+
+// One `fuselab analyze g_path` (output dropped): wall seconds and peak RSS
+// bytes, or a negative time when it failed.
+std::pair<double, double> runAnalyze() {
+  std::string arg0 = kFuselab, arg1 = "analyze", arg2 = g_path;
+  char* argv[] = {arg0.data(), arg1.data(), arg2.data(), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, kFuselab.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return {-1, 0};
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return {ok ? s : -1, double(usage.ru_maxrss) * 1024};  // ru_maxrss: KiB on Linux
+}
+
+void BM_AnalyzeCommand(benchmark::State& state) {
+  for (auto _ : state) {
+    const auto [s, peak] = runAnalyze();
+    if (s < 0) {
+      state.SkipWithError("fuselab analyze failed");
+      return;
+    }
+    state.SetIterationTime(s);
+    g_best_s = std::min(g_best_s, s);
+    g_sum_s += s;
+    ++g_runs;
+    g_peak_bytes = std::max(g_peak_bytes, peak);
+  }
+  state.counters["bytes_per_s"] =
+      benchmark::Counter(g_file_bytes * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK(BM_AnalyzeCommand)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  const char* given = std::getenv("FUSELAB_BENCH_TRACE");
+  if (given && *given) {
+    g_path = given;
+  } else {
+    const char* tmp = std::getenv("TMPDIR");
+    const char* env = std::getenv("FUSELAB_BENCH_EVENTS");
+    const size_t events = env && *env ? std::strtoull(env, nullptr, 10) : 1'000'000;
+    g_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/fuselab_bench_analyze_command_" + std::to_string(getpid()) +
+             ".json";
+    std::cout << "tiled mlp_eager: " << fuselab::bench::writeTiledTrace(g_path, events) << " traceEvents\n";
+  }
+  g_file_bytes = double(std::filesystem::file_size(g_path));
+  benchmark::RunSpecifiedBenchmarks();
+  if (g_runs > 0) {
+    const double best_mbps = g_file_bytes / g_best_s / 1e6, mean_s = g_sum_s / g_runs;
+    const double memory = g_peak_bytes / g_file_bytes;
+    std::printf("\nfuselab analyze of %.0f MB: best %.3f s = %.0f MB/s (mean %.3f s = %.0f MB/s), target at 10M events >= 500 %s\n",
+                g_file_bytes / 1e6, g_best_s, best_mbps, mean_s, g_file_bytes / mean_s / 1e6,
+                best_mbps >= 500 ? "OK" : "BELOW TARGET");
+    std::printf("peak resident memory: %.1f MB = %.2fx the file, target at 10M events <= 1.0x %s\n", g_peak_bytes / 1e6, memory,
+                memory <= 1.0 ? "OK" : "ABOVE TARGET");
+  }
+  if (!given || !*given) std::remove(g_path.c_str());
+  benchmark::Shutdown();
+  return 0;
+}
