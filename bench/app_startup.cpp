@@ -5,62 +5,26 @@
 // LD_PRELOADed). Targets (the instant-viewer issue): under 50 ms and 60 MB of
 // peak resident memory for both commands.
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "bench/FuselabProcess.h"
 
 namespace {
 
-const std::string kFuselab = std::string(FUSELAB_BINARY_DIR) + "/app/fuselab";
 const std::string kModule = std::string(FUSELAB_BINARY_DIR) + "/app/libfuselab_capture_module.so";
 const std::string kFixture = std::string(FUSELAB_FIXTURES_DIR) + "/mlp_eager.json.gz";
 
-struct Run {
-  double seconds = 0;
-  double peak_rss_mb = 0;
-  bool ok = false;
-};
+using Run = fuselab::bench::ProcessRun;
 
 // Runs fuselab with `args` (output dropped); `preload`: with the capture module loaded at start.
 Run runFuselab(const std::vector<std::string>& args, bool preload) {
-  std::vector<std::string> env_text;
-  for (char** e = environ; *e; ++e) env_text.emplace_back(*e);
-  if (preload) env_text.push_back("LD_PRELOAD=" + kModule);
-  std::vector<char*> env, argv;
-  for (auto& e : env_text) env.push_back(e.data());
-  env.push_back(nullptr);
-  std::vector<std::string> argv_text = {kFuselab};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  for (auto& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  Run run;
-  const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, kFuselab.c_str(), &actions, nullptr, argv.data(), env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return run;
-  int status = 0;
-  rusage usage{};
-  wait4(pid, &status, 0, &usage);
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  run.peak_rss_mb = double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-  run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  return run;
+  return fuselab::bench::runFuselab(args, preload ? std::vector<std::string>{"LD_PRELOAD=" + kModule}
+                                                  : std::vector<std::string>{});
 }
 
 // Per command and preload: the fastest run and the largest peak RSS.

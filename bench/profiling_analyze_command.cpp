@@ -5,51 +5,30 @@
 // ~2.8 GB): at least 500 MB/s of JSON over the command's wall time, and the
 // process's peak resident memory at most 1.0x the file.
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
 
+#include "bench/FuselabProcess.h"
 #include "bench/TiledTrace.h"
-
-extern char** environ;
 
 namespace {
 
-const std::string kFuselab = std::string(FUSELAB_BINARY_DIR) + "/app/fuselab";
 std::string g_path;
 double g_file_bytes = 0;
 double g_best_s = 1e30, g_sum_s = 0, g_peak_bytes = 0;
 int g_runs = 0;
 
-// One `fuselab analyze g_path` (output dropped): wall seconds and peak RSS
-// bytes, or a negative time when it failed.
+// One `fuselab analyze g_path` (stdout dropped, stderr kept): wall seconds
+// and peak RSS bytes, or a negative time when it failed.
 std::pair<double, double> runAnalyze() {
-  std::string arg0 = kFuselab, arg1 = "analyze", arg2 = g_path;
-  char* argv[] = {arg0.data(), arg1.data(), arg2.data(), nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, kFuselab.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return {-1, 0};
-  int status = 0;
-  rusage usage{};
-  wait4(pid, &status, 0, &usage);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  return {ok ? s : -1, double(usage.ru_maxrss) * 1024};  // ru_maxrss: KiB on Linux
+  const fuselab::bench::ProcessRun r = fuselab::bench::runFuselab({"analyze", g_path}, {}, /*keep_stderr=*/true);
+  return {r.ok ? r.seconds : -1, r.peak_rss_mb * 1024 * 1024};
 }
 
 void BM_AnalyzeCommand(benchmark::State& state) {
