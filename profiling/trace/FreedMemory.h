@@ -6,7 +6,8 @@
 
 namespace fuselab {
 
-// A no-op where the C library has no such call.
+// A no-op where the C library has no such call or a sanitizer replaces the
+// allocator.
 void returnFreedMemory();
 
 }  // namespace fuselab
