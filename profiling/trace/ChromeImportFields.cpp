@@ -186,8 +186,8 @@ void Importer::readArgs(od::value v, const Window& w, EventFields& f) {
 
 // `f` is freshly constructed by the caller (resetting it again cost a
 // few percent of the reader thread).
-void Importer::readEvent(od::value v, const Window& w, EventFields& f) {
-  f.index = event_index_;
+void Importer::readEvent(od::value v, const Window& w, EventFields& f, size_t index) {
+  f.index = index;
   const char* begin = v.raw_json_token().data();
   f.begin = w.fileOffset(begin);
   json_type type = v.type();

@@ -2,10 +2,11 @@
 // (simdjson, validation, each element's fields) takes about three fifths of
 // the CPU time and the commit side (interning, tracks, args, pairing) the
 // rest, so with ChromeImportOptions::parallel a reader thread parses the
-// next windows into slots while run's thread commits the earlier ones. Events are
-// committed in file order either way, and an error is raised only after every
-// event read before it has been committed, so both ways give the same trace
-// and the same first error.
+// next windows into slots while run's thread commits the earlier ones (and
+// from the second window on, a helper parses too: ChromeImportSpeculation.cpp).
+// Events are committed in file order either way, and an error is raised only
+// after every event read before it has been committed, so both ways give the
+// same trace and the same first error.
 #include <string>
 #include <thread>
 
@@ -31,8 +32,9 @@ void Importer::readWindows() {
       continue;
     }
     // Continue after the last committed event.
-    head = false;
     start = resume_at_;
+    head = false;
+    if (parallel_ && windows_before_ahead_-- == 0) start = readAhead(start);
     forgetBefore(start);
   }
   events_array_done_ = true;
@@ -51,11 +53,13 @@ void Importer::readAll() {
 void Importer::acquireSlot() {
   if (parallel_) {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !filled_[current_] || stop_.load(); });
+    changed_.wait(lock, [&] { return state_[current_] == SlotState::Free || stop_.load(); });
     if (stop_.load()) throw Stopped{};
+    state_[current_] = SlotState::Parsing;
   }
   slot_ = &slots_[current_];
   slot_->events.clear();
+  slot_->check = Slot::Check::Pending;
   holding_ = true;
 }
 
@@ -65,17 +69,30 @@ void Importer::handOver() {
     commitSlot(*slot_);
     return;
   }
+  setSlotState(current_, SlotState::Filled);
+  current_ = (current_ + 1) % kSlots;
+}
+
+void Importer::setSlotState(int slot, SlotState state) {
   {
     std::lock_guard lock(mutex_);
-    filled_[current_] = true;
+    state_[slot] = state;
   }
   changed_.notify_all();
-  current_ = (current_ + 1) % kSlots;
 }
 
 void Importer::commitSlot(Slot& s) {
   commit_window_ = &s.window;
-  for (const EventFields& f : s.events) commitEvent(f);
+  if (stats_) {
+    ++stats_->windows;
+    if (s.check == Slot::Check::Ok) ++stats_->read_ahead;
+  }
+  // An event's index is its place in traceEvents: the events committed before
+  // it (windows read ahead do not know theirs).
+  for (EventFields& f : s.events) {
+    f.index = committed_events_++;
+    commitEvent(f);
+  }
 }
 
 void Importer::stopReader() {
@@ -102,17 +119,13 @@ void Importer::commitAll() {
     for (int next = 0;; next = (next + 1) % kSlots) {
       {
         std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return filled_[next] || reader_done_; });
-        // Slots are handed over in turn: once the reader is done, an empty
+        changed_.wait(lock, [&] { return state_[next] == SlotState::Filled || reader_done_; });
+        // Slots are handed over in turn: once the reader is done, an unfilled
         // `next` means every slot has been committed.
-        if (!filled_[next]) break;
+        if (state_[next] != SlotState::Filled) break;
       }
       commitSlot(slots_[next]);
-      {
-        std::lock_guard lock(mutex_);
-        filled_[next] = false;
-      }
-      changed_.notify_all();
+      setSlotState(next, SlotState::Free);
     }
   } catch (...) {
     stopReader();

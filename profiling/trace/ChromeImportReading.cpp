@@ -43,13 +43,7 @@ size_t firstInvalidUtf8(std::string_view s) {
 // event the cut lands in fails to parse and is read again at the start of the
 // next window.
 
-bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, int attempt) {
-  std::string_view prefix;
-  if (!head) prefix = form_ == Form::Object ? std::string_view("{\"traceEvents\":[0") : std::string_view("[0");
-  w = Window{};
-  w.file_begin = start;
-  w.prefix_len = prefix.size();
-  w.continuation = !head;
+bool Importer::prepareWindow(size_t start, bool head, size_t limit, int attempt) {
   size_t available = fill(limit > SIZE_MAX - start - 1 ? SIZE_MAX : start + limit + 1);
   size_t end = available;
   if (available - start > limit) {
@@ -61,12 +55,24 @@ bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, i
     if (cut == std::string_view::npos) return false;
     end = start + cut;
   }
+  copyWindow(*slot_, start, end, head);
+  return true;
+}
+
+void Importer::copyWindow(Slot& s, size_t start, size_t end, bool head) {
+  std::string_view prefix;
+  if (!head) prefix = form_ == Form::Object ? std::string_view("{\"traceEvents\":[0") : std::string_view("[0");
+  Window& w = s.window;
+  w = Window{};
+  w.file_begin = start;
+  w.prefix_len = prefix.size();
+  w.continuation = !head;
   w.file_end = end;
   w.final = at_eof_ && end == n_;
   std::string_view suffix;
   if (!w.final) suffix = form_ == Form::Object ? std::string_view("]}") : std::string_view("]");
   size_t len = prefix.size() + (end - start) + suffix.size();
-  std::string& text = slot_->text;
+  std::string& text = s.text;
   if (text.capacity() < len + simdjson::SIMDJSON_PADDING) {
     text.clear();
     text.shrink_to_fit();
@@ -77,7 +83,6 @@ bool Importer::prepareWindow(size_t start, bool head, size_t limit, Window& w, i
   text.append(suffix);
   w.text = text.data();
   w.text_len = len;
-  return true;
 }
 
 Importer::Outcome Importer::parseWindow(size_t start, bool head) {
@@ -85,9 +90,9 @@ Importer::Outcome Importer::parseWindow(size_t start, bool head) {
   od::document doc;
   simdjson::error_code err = simdjson::SUCCESS;
   for (int attempt = 0;; ++attempt) {
-    if (!prepareWindow(start, head, attempt < 8 ? window_bytes_ : SIZE_MAX, w, attempt)) {
+    if (!prepareWindow(start, head, attempt < 8 ? window_bytes_ : SIZE_MAX, attempt)) {
       // No usable cut: take the rest of the file.
-      prepareWindow(start, head, SIZE_MAX, w, 0);
+      prepareWindow(start, head, SIZE_MAX, 0);
     }
     size_t capacity = slot_->text.capacity();
     err = slot_->parser.iterate(simdjson::padded_string_view(w.text, w.text_len, capacity)).get(doc);
@@ -233,7 +238,7 @@ void Importer::parseEvents(od::array arr, const Window& w, Outcome& outcome) {
     }
     EventFields& f = events.emplace_back();
     try {
-      readEvent(v, w, f);
+      readEvent(v, w, f, event_index_);
     } catch (const simdjson::simdjson_error& err) {
       events.pop_back();
       if (!w.final) {

@@ -44,16 +44,24 @@ struct ImportProgress {
   std::atomic<bool> cancel{false}; // set to stop: the import throws TraceImportCancelled
 };
 
+// How an import read its text (for tests and benchmarks).
+struct ImportWindowStats {
+  size_t windows = 0;          // parse windows committed
+  size_t read_ahead = 0;       // of them, parsed ahead on two threads
+  size_t ahead_failures = 0;   // windows read ahead whose cuts failed the check
+};
+
 struct ChromeImportOptions {
   // Bytes of traceEvents parsed per window (grows for events larger than
   // this). Tests make it small to exercise window boundaries. 1 MB keeps a
   // window's text and parsed events in cache until they are committed; 8 MB
   // took 60 MB more at 1M events (two windows in flight) and no less time.
   size_t window_bytes = size_t(1) << 20;
-  // Parse on a second thread while this one builds the trace (false: all on
+  // Parse on other threads while this one builds the trace (false: all on
   // this thread). Either way gives the same trace and the same errors.
   bool parallel = true;
   ImportProgress* progress = nullptr;  // optional; must outlive the import
+  ImportWindowStats* stats = nullptr;  // optional; filled by the import
 };
 
 // Reads a .json or .json.gz file (gzip is recognised by its magic bytes, not

@@ -8,6 +8,8 @@
 //                            Importer::run: the head of the file, the finish
 //   ChromeImportPipeline.cpp the window loop on a reader thread, handing
 //                            each window's events to run's thread in order
+//   ChromeImportSpeculation.cpp  the middle windows parsed on two threads,
+//                            cut where the text shows an element boundary
 //   ChromeImportReading.cpp  windows: cutting the file, parsing the top-level
 //                            object and the traceEvents array, syntax errors
 //   ChromeImportFields.cpp   one element's fields: tokens, validation, args,
@@ -69,7 +71,7 @@ struct Token {
 // slot is parsed again.
 struct EventFields {
   Token ph, name, cat, pid, tid, ts, dur, id, bp, args;
-  size_t index = 0;           // in traceEvents
+  size_t index = 0;           // in traceEvents (set again when committed)
   size_t begin = 0, end = 0;  // file offsets of the object text
   size_t args_begin = 0, args_end = 0;
   // From args (top level only).
@@ -108,7 +110,14 @@ struct Slot {
   std::string text;  // the window's text, simdjson's padding after it
   Window window;
   std::vector<EventFields> events;
+  // For a window parsed ahead (ChromeImportSpeculation.cpp): whether its
+  // parse showed its cuts to be boundaries between elements.
+  enum class Check { Pending, Ok, Failed };
+  Check check = Check::Pending;
 };
+
+// Where a slot is: free, being parsed, or parsed and waiting to be committed.
+enum class SlotState { Free, Parsing, Filled };
 
 class Importer {
  public:
@@ -117,6 +126,7 @@ class Importer {
         window_bytes_(std::max<size_t>(options.window_bytes, 256)),
         stream_(stream),
         progress_(options.progress),
+        stats_(options.stats),
         memory_limit_(memory_limit),
         parallel_(options.parallel) {}
 
@@ -136,10 +146,13 @@ class Importer {
   void commitAll();    // run's thread, with a reader thread: commit in order
   void commitSlot(Slot& s);
   void stopReader();
+  void setSlotState(int slot, SlotState state);
   struct Stopped {};   // the reader was told to stop (the commit side failed)
 
   Outcome parseWindow(size_t start, bool head);
-  bool prepareWindow(size_t start, bool head, size_t limit, Window& w, int attempt);
+  // The slot's window: file[start, end) between the synthetic prefix and suffix.
+  bool prepareWindow(size_t start, bool head, size_t limit, int attempt);
+  void copyWindow(Slot& s, size_t start, size_t end, bool head);
   void parseTopLevelObject(od::document& doc, const Window& w, bool head, Outcome& outcome);
   struct WindowState {
     TraceMetadata meta;
@@ -159,8 +172,21 @@ class Importer {
   [[noreturn]] void syntaxError(simdjson::error_code code, const Window& w, const char* where_ptr, const std::string& context);
   [[noreturn]] void stage1Error(simdjson::error_code code, const Window& w);
 
+  // --- windows parsed ahead on two threads (ChromeImportSpeculation.cpp) ----
+  // From `start` (after the head window), until a window's parse shows a cut
+  // that was not between two elements, or the end of the text is near;
+  // returns where window-by-window reading goes on, with event_index_,
+  // current_ and the slots set for it.
+  size_t readAhead(size_t start);
+  void readAheadWorker(Slot* claimed = nullptr);  // parses `claimed` first
+  Slot* claimAheadWindow();  // the next window's text in its slot; null: stop
+  bool parseAheadWindow(Slot& s);  // false: not what the cuts assumed
+  void finishAheadWindow(Slot& s, bool ok);
+  void stopReadingAhead();
+  int aheadSlot(size_t number) const { return int((ahead_first_slot_ + number) % kSlots); }
+
   // --- one element's fields (ChromeImportFields.cpp) -------------------------
-  void readEvent(od::value v, const Window& w, EventFields& f);
+  void readEvent(od::value v, const Window& w, EventFields& f, size_t index);
   void readArgs(od::value v, const Window& w, EventFields& f);
   Token readToken(od::value v, json_type t);
   void validate(od::value& v, const Window& w, int depth);  // by reference: a copy per call stalled on store forwarding
@@ -209,6 +235,7 @@ class Importer {
   size_t window_bytes_;
   TraceTextStream& stream_;
   ImportProgress* progress_;
+  ImportWindowStats* stats_;  // windows, read_ahead: commit side; ahead_failures: the reader
   uint64_t memory_limit_;  // refuse to go on once the estimate passes this (0: no limit)
   std::string text_;       // file bytes [text_base_, text_base_ + text_.size())
   size_t text_base_ = 0;
@@ -217,9 +244,10 @@ class Importer {
   TextArena raw_text_;
   Form form_ = Form::Object;
 
-  // Windows in flight, used in turn: the reader parses into one while the
-  // events of those before it are committed; a few slots absorb the threads'
-  // scheduling delays. Guarded by mutex_: filled_, reader_done_, reader_error_.
+  // Windows in flight, used in turn: the reader (and, reading ahead, the
+  // helper) parses into one while the events of those before it are
+  // committed; a few slots absorb the threads' scheduling delays. Guarded by
+  // mutex_: state_, reader_done_, reader_error_.
   static constexpr int kSlots = 4;
   bool parallel_;
   Slot slots_[kSlots];
@@ -227,12 +255,29 @@ class Importer {
   int current_ = 0;       // its index
   bool holding_ = false;  // the reader holds slot_ and has not handed it over
   const Window* commit_window_ = nullptr;
+  size_t committed_events_ = 0;  // commit side
   std::mutex mutex_;
   std::condition_variable changed_;
-  bool filled_[kSlots] = {};
+  SlotState state_[kSlots] = {};
   bool reader_done_ = false;
   std::exception_ptr reader_error_;
   std::atomic<bool> stop_{false};
+
+  // Reading ahead (ChromeImportSpeculation.cpp). ahead_mutex_ orders the
+  // claims and guards the text while the two threads read ahead; it is never
+  // taken while holding mutex_.
+  std::mutex ahead_mutex_;
+  int ahead_first_slot_ = 0;      // the slot of window 0
+  size_t ahead_claimed_ = 0;      // windows claimed so far
+  size_t ahead_next_start_ = 0;   // file offset where the next one starts
+  std::atomic<bool> ahead_stop_{false};
+  std::atomic<size_t> ahead_events_ok_{0};  // events of windows whose check passed
+  std::exception_ptr ahead_error_;        // under ahead_mutex_
+  // Windows read one by one before reading ahead again: one after windows
+  // were read ahead, more each time none could be or one failed its check
+  // (a text where that keeps happening is then read as before).
+  size_t windows_before_ahead_ = 0;
+  size_t ahead_failures_ = 0;
 
   Trace trace_;
   size_t event_index_ = 0;     // index in traceEvents of the next element

@@ -15,4 +15,13 @@ namespace fuselab::chrome_import {
 // offset of the chosen one (the window keeps text[0, offset)), or npos.
 size_t windowCut(std::string_view text, size_t min_len, int attempt);
 
+// For windows read ahead (ChromeImportSpeculation.cpp): the offset of a comma
+// between two objects of an array, seen from the text alone: "}", the comma
+// and "{" with whitespace between them that holds a newline (the last such
+// newline in text[min_len + 1 ..]). A newline is never inside a string in
+// valid JSON, so the three characters are structure, not string content;
+// whether the array is traceEvents shows only when the windows are parsed.
+// npos if there is none.
+size_t elementBoundary(std::string_view text, size_t min_len);
+
 }  // namespace fuselab::chrome_import

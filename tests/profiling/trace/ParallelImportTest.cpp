@@ -119,6 +119,53 @@ TEST(ParallelImport, AManyWindowTraceGivesTheSameTraceBothWays) {
   EXPECT_EQ(t.meta.trace_name, "synthetic");
 }
 
+ImportWindowStats statsOf(const std::string& text, size_t window) {
+  ImportWindowStats stats;
+  ChromeImportOptions o = mode(true, window);
+  o.stats = &stats;
+  importChromeTraceFromBuffer(text, "test.json", o);
+  return stats;
+}
+
+TEST(ParallelImport, MiddleWindowsAreReadAheadOnTwoThreads) {
+  const std::string text = syntheticTrace(400);
+  for (size_t window : {1000u, 4096u}) {
+    ImportWindowStats stats = statsOf(text, window);
+    EXPECT_GT(stats.read_ahead, stats.windows * 3 / 4) << "window " << window << ": " << stats.read_ahead << " of "
+                                                       << stats.windows << " windows read ahead";
+    EXPECT_EQ(stats.ahead_failures, 0u) << "window " << window;
+  }
+  // The same events as a top-level array.
+  std::string array = "[\n" + text.substr(text.find("{\"ph\"")) ;
+  array = array.substr(0, array.rfind("],")) + "]\n";
+  Trace object_form = importChromeTraceFromBuffer(text, "test.json", mode(false, 1u << 30));
+  for (size_t window : {1000u, 4096u}) {
+    expectSameBothWays(array, window, "top-level array");
+    EXPECT_GT(statsOf(array, window).read_ahead, 0u) << "window " << window;
+    EXPECT_EQ(importChromeTraceFromBuffer(array, "test.json", mode(true, window)).eventCount(), object_form.eventCount());
+  }
+}
+
+TEST(ParallelImport, CutsThatAreNotBetweenEventsAreCaughtAndReadAgain) {
+  // Args holding arrays of objects printed over lines: their "},\n{" look
+  // like boundaries between events.
+  std::string text = "{\"traceEvents\": [\n";
+  for (int i = 0; i < 1000; ++i) {
+    std::string t = std::to_string(1000 + i * 10);
+    // Names of varied length, so that the cuts fall on every line.
+    text += R"({"ph": "X", "cat": "cpu_op", "name": "op)" + std::string(i % 37, 'x') + R"(", "pid": 1, "tid": 2, "ts": )" + t +
+            R"(, "dur": 5, "args": {"list": [{"a": 1},)" "\n" R"(  {"b": [{"c": 2},)" "\n" R"(  {"d": 3}]}]}},)" "\n";
+  }
+  text += R"({"ph": "X", "name": "end", "pid": 1, "tid": 2, "ts": 9, "dur": 1})" "\n]}\n";
+  for (size_t window : {300u, 1000u, 4096u}) {
+    expectSameBothWays(text, window, "args over lines");
+    ImportWindowStats stats = statsOf(text, window);
+    EXPECT_GT(stats.ahead_failures, 0u) << "window " << window << ": no cut inside args was tried; " << stats.read_ahead
+                                        << " of " << stats.windows << " windows read ahead";
+  }
+  EXPECT_EQ(importChromeTraceFromBuffer(text, "test.json", mode(true, 1000)).eventCount(), 1001u);
+}
+
 TEST(ParallelImport, MalformedInputGivesTheSameErrorWithItsLocation) {
   const std::string text = syntheticTrace(200);
   std::string msg = sameErrorBothWays(replaceNth(text, "\"dur\": 20.5", "\"dur\": 2.0.5", 150), "malformed number");

@@ -40,6 +40,21 @@ TEST(WindowCut, OnlyTheSecondHalfOfTheLimitCounts) {
   EXPECT_EQ(windowCut("ab,c", 1, 0), 2u);
 }
 
+TEST(WindowCut, ElementBoundaryIsACommaBetweenObjectsAcrossANewline) {
+  // The last such comma past min_len, whatever whitespace surrounds it.
+  std::string text = "[{\"a\": 1},\n{\"b\": 2} ,\r\n\t {\"c\": \"},{\"}]";
+  EXPECT_EQ(elementBoundary(text, 0), text.find(" ,") + 1);
+  EXPECT_EQ(elementBoundary(text, text.find(" ,")), text.find(" ,") + 1);
+  EXPECT_EQ(elementBoundary(text, text.rfind('\n')), npos) << "its newline must lie past min_len";
+  EXPECT_EQ(elementBoundary(text.substr(0, text.find(" ,")), 0), text.find(",\n"));
+  // Not between two objects, or with no newline: no boundary.
+  EXPECT_EQ(elementBoundary("[1,\n2]", 0), npos);
+  EXPECT_EQ(elementBoundary("[{\"a\": 1},\n2]", 0), npos);
+  EXPECT_EQ(elementBoundary("{\"a\": {},\n\"b\": {}}", 0), npos) << "a key, not an object, follows";
+  EXPECT_EQ(elementBoundary("[{\"a\": 1},{\"b\": 2}]", 0), npos) << "no newline";
+  EXPECT_EQ(elementBoundary("[{\"a\": 1},\n   ", 0), npos) << "the text ends before the next object";
+}
+
 TEST(WindowCut, CommaHeavyNamesImportTheSameInSmallWindows) {
   // One event per line, each name holding more commas than the importer's
   // attempts: small windows give the same trace as one window.
