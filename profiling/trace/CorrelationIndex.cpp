@@ -31,21 +31,15 @@ void CorrelationIndex::sizeTable(size_t count) {
   slots_.assign(size_t(1) << bits, Slot{});
   mask_ = (size_t(1) << bits) - 1;
   shift_ = 64 - bits;
-  used_ = 0;
 }
 
 void CorrelationIndex::grow() {
-  std::vector<Slot> old = std::move(slots_);
-  sizeTable(old.size());
-  for (const Slot& s : old)
-    if (s.value != kNone) place(s);
-}
-
-void CorrelationIndex::place(Slot added) {
-  size_t at = home(added.id);
-  while (slots_[at].value != kNone) at = (at + 1) & mask_;
-  slots_[at] = added;
-  ++used_;
+  sizeTable(slots_.size());
+  for (const Slot& added : added_) {
+    size_t at = home(added.id);
+    while (slots_[at].value != kNone) at = (at + 1) & mask_;
+    slots_[at] = added;
+  }
 }
 
 uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
@@ -54,12 +48,11 @@ uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
     if (slot == kNone) slot = value;
     return slot;
   }
-  if (2 * (used_ + 1) > slots_.size()) grow();
+  if (2 * (added_.size() + 1) > slots_.size()) grow();
   for (size_t at = home(id);; at = (at + 1) & mask_) {
     Slot& s = slots_[at];
     if (s.value == kNone) {
       s = Slot{id, value};
-      ++used_;
       added_.push_back(s);
       return value;
     }

@@ -40,8 +40,7 @@ class CorrelationIndex {
   uint32_t findHashed(int64_t id) const;
   uint32_t findSorted(int64_t id) const;
   void sizeTable(size_t count);  // empty, at most half full with `count` ids
-  void grow();                   // twice the slots, the ids kept
-  void place(Slot added);        // into an empty slot (the id is not there)
+  void grow();                   // twice the slots, the ids (added_) put back
 
   bool dense_mode_ = false;
   bool frozen_ = false;
@@ -49,8 +48,7 @@ class CorrelationIndex {
   std::vector<uint32_t> dense_;
   // While adding: linear probing, power-of-two size, at most half full.
   std::vector<Slot> slots_;
-  std::vector<Slot> added_;  // the same ids, in the order added (for freeze)
-  size_t used_ = 0;
+  std::vector<Slot> added_;  // the same ids, in the order added (to grow, to freeze)
   size_t mask_ = 0;
   int shift_ = 64;
   // Frozen: ids sorted, their values, and where each block of ids begins.
