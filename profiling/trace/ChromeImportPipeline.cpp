@@ -34,7 +34,10 @@ void Importer::readWindows() {
     // Continue after the last committed event.
     start = resume_at_;
     head = false;
-    if (parallel_ && windows_before_ahead_-- == 0) start = readAhead(start);
+    if (parallel_) {
+      if (windows_before_ahead_ == 0) start = readAhead(start);  // sets the next countdown
+      else --windows_before_ahead_;
+    }
     forgetBefore(start);
   }
   events_array_done_ = true;

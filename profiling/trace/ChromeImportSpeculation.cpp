@@ -36,7 +36,7 @@ size_t Importer::readAhead(size_t start) {
   // text, nor in text without such boundaries).
   Slot* first = claimAheadWindow();
   if (!first) {
-    windows_before_ahead_ = size_t(4) << std::min<size_t>(ahead_failures_++, 20);
+    backOffReadingAhead();
     return start;
   }
   std::thread helper([this] { readAheadWorker(); });
@@ -67,7 +67,7 @@ size_t Importer::readAhead(size_t start) {
   }
   event_index_ += events;
   if (restart_number < ahead_claimed_) {
-    windows_before_ahead_ = size_t(4) << std::min<size_t>(ahead_failures_++, 20);
+    backOffReadingAhead();
     if (stats_) ++stats_->ahead_failures;  // run's thread does not touch it
   } else {
     windows_before_ahead_ = 1;
@@ -76,6 +76,10 @@ size_t Importer::readAhead(size_t start) {
   resume_at_ = restart;
   if (ahead_error_) std::rethrow_exception(ahead_error_);
   return restart;
+}
+
+void Importer::backOffReadingAhead() {
+  windows_before_ahead_ = size_t(4) << std::min<size_t>(ahead_failures_++, 20);
 }
 
 void Importer::readAheadWorker(Slot* claimed) {

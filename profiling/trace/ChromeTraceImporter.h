@@ -183,6 +183,7 @@ class Importer {
   bool parseAheadWindow(Slot& s);  // false: not what the cuts assumed
   void finishAheadWindow(Slot& s, bool ok);
   void stopReadingAhead();
+  void backOffReadingAhead();  // 4, 8, 16... windows one by one before the next try
   int aheadSlot(size_t number) const { return int((ahead_first_slot_ + number) % kSlots); }
 
   // --- one element's fields (ChromeImportFields.cpp) -------------------------
