@@ -160,7 +160,7 @@ void addGegluGemmRows(int64_t tokens) {
   if (!fm::gegluGemmWgmmaAvailable(0)) return;
   auto x = std::make_shared<at::Tensor>(at::randn({tokens, kDim}, bf));
   auto act = std::make_shared<at::Tensor>(at::empty({tokens, kHidden}, bf));
-  for (fm::GegluTile tile : {fm::GegluTile::Wide, fm::GegluTile::Mid, fm::GegluTile::Narrow, fm::GegluTile::Pingpong}) {
+  for (fm::GegluTile tile : fm::kGegluTileForms) {
     auto maps = std::make_shared<fm::GegluGemmMaps>();
     fm::encodeGegluGemmMaps(*maps, fm::ElemType::BF16, x->data_ptr(), mlp->gateUpInterleaved().data_ptr(), tokens,
                             kDim, kHidden, tile);

@@ -174,6 +174,8 @@ void launchGegluGemmMma(ElemType type, const void* x, const void* wgu, void* act
 // 512 tokens 11.7 / 13.5, 1024 20.2 / 24.7, 2048 39.2 / 38.7, 8192 154.4 /
 // 147.5).
 enum class GegluTile { Auto, Wide, Mid, Narrow, Pingpong };
+inline constexpr GegluTile kGegluTileForms[] = {GegluTile::Wide, GegluTile::Mid, GegluTile::Narrow,
+                                                GegluTile::Pingpong};  // every form but Auto
 inline constexpr int64_t kGegluMidTileFromTokens = 512;
 inline constexpr int64_t kGegluWideTileFromTokens = 2048;
 inline constexpr int64_t kGegluPingpongFromTokens = 1 << 30;  // not picked until measured faster

@@ -13,9 +13,10 @@
 // multiprocessor), and Narrow 64 x 96 (C = 1, two blocks per multiprocessor),
 // since 128 x 256 tiles leave most multiprocessors idle at mid-size token
 // counts (24 tiles for 132 multiprocessors at 128 tokens, where Narrow has
-// 128; at 512 tokens 96, where Mid has 128). The pingpong form is FusedMlpGegluPingpong.cu. Gate and
-// up rows are interleaved by 8 in wgu, so accumulator column groups 2p and 2p+1
-// of a thread are the gate and up values of the same hidden units.
+// 128; at 512 tokens 96, where Mid has 128). The pingpong form is
+// FusedMlpGegluPingpong.cu. Gate and up rows are interleaved by 8 in wgu, so
+// accumulator column groups 2p and 2p+1 of a thread are the gate and up values
+// of the same hidden units.
 #include <algorithm>
 #include <cstring>
 

@@ -466,7 +466,7 @@ TEST(FusedMlp, EveryGegluGemmFormMatchesTheReference) {
     const at::Tensor x32 = in.x.to(at::kFloat);
     const at::Tensor ref = at::gelu(at::matmul(x32, in.gate.to(at::kFloat).t()), "tanh") *
                            at::matmul(x32, in.up.to(at::kFloat).t());
-    for (fm::GegluTile tile : {fm::GegluTile::Wide, fm::GegluTile::Mid, fm::GegluTile::Narrow, fm::GegluTile::Pingpong}) {
+    for (fm::GegluTile tile : fm::kGegluTileForms) {
       at::Tensor act = at::full({tokens, hidden}, std::numeric_limits<float>::quiet_NaN(), in.x.options());
       fm::GegluGemmMaps maps;
       fm::encodeGegluGemmMaps(maps, fm::ElemType::BF16, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(), tokens,
