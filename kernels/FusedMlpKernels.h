@@ -172,13 +172,16 @@ void launchGegluGemmMma(ElemType type, const void* x, const void* wgu, void* act
 // where its 128 tiles per 512 tokens fill the multiprocessors' waves better
 // than Wide's 96, then Wide (H200, GeGLU GEMM alone, Mid / Wide, us, one run:
 // 512 tokens 11.7 / 13.5, 1024 20.2 / 24.7, 2048 39.2 / 38.7, 8192 154.4 /
-// 147.5).
+// 147.5), then Pingpong, whose overlapped epilogues pay off where each block
+// has many tiles (H200, Pingpong / Wide, us, three runs: 8192 tokens 139.5 /
+// 153.0, 146.4 / 158.7, 146.1 / 155.9; 2048 tokens 40.2 / 38.1, 38.6 / 38.9,
+// 38.4 / 38.4).
 enum class GegluTile { Auto, Wide, Mid, Narrow, Pingpong };
 inline constexpr GegluTile kGegluTileForms[] = {GegluTile::Wide, GegluTile::Mid, GegluTile::Narrow,
                                                 GegluTile::Pingpong};  // every form but Auto
 inline constexpr int64_t kGegluMidTileFromTokens = 512;
 inline constexpr int64_t kGegluWideTileFromTokens = 2048;
-inline constexpr int64_t kGegluPingpongFromTokens = 1 << 30;  // not picked until measured faster
+inline constexpr int64_t kGegluPingpongFromTokens = 8192;
 GegluTile gegluTileFor(int64_t m);
 const char* gegluTileName(GegluTile tile);  // "128x256", "128x192", "64x96, two blocks per SM", "128x128 pingpong"
 struct GegluGemmMaps {
