@@ -73,11 +73,11 @@ void checkFusedMlpShape(int64_t tokens, int64_t dim, int64_t hidden, FusedMlpPat
     throw WorkloadError("fused_mlp: tokens * max(dim, hidden) = " + std::to_string(tokens) + " * " +
                         std::to_string(std::max(dim, hidden)) + " is over 2^31 - 1 elements; use fewer tokens");
   }
-  if ((path == FusedMlpPath::Small || path == FusedMlpPath::SmallDeterministic) && tokens > kFusedMlpSmallMaxTokens) {
+  const int64_t small_max = path == FusedMlpPath::Small ? kFusedMlpSmallMaxTokensHopper : kFusedMlpSmallMaxTokens;
+  if ((path == FusedMlpPath::Small || path == FusedMlpPath::SmallDeterministic) && tokens > small_max) {
     throw WorkloadError("fused_mlp variant " + fusedMlpPathName(path) +
-                        " runs the one-launch kernel, which takes at most " +
-                        std::to_string(kFusedMlpSmallMaxTokens) + " tokens (batch * seq = " +
-                        std::to_string(tokens) + "): use auto or large");
+                        " runs the one-launch kernel, which takes at most " + std::to_string(small_max) +
+                        " tokens (batch * seq = " + std::to_string(tokens) + "): use auto or large");
   }
 }
 
@@ -94,7 +94,7 @@ int FusedMlp::kernelsPerForward(FusedMlpPath resolved) {
 }
 
 FusedMlpPath FusedMlp::resolve(int64_t tokens, FusedMlpPath path) const {
-  if (path == FusedMlpPath::Auto) path = tokens <= kFusedMlpSmallMaxTokens ? FusedMlpPath::Small : FusedMlpPath::Large;
+  if (path == FusedMlpPath::Auto) path = smallTakes(tokens) ? FusedMlpPath::Small : FusedMlpPath::Large;
   if (path == FusedMlpPath::Large && !wgmma_) path = FusedMlpPath::LargeMma;
   return path;
 }
@@ -174,6 +174,18 @@ struct FusedMlp::State {
     return it->second;
   }
 };
+
+bool FusedMlp::smallTakes(int64_t tokens) const {
+  if (tokens <= kFusedMlpSmallMaxTokens) return true;
+  if (tokens > kFusedMlpSmallMaxTokensHopper || !wgmma_) return false;
+  c10::cuda::CUDAGuard guard(device_);
+  try {
+    state_->smallKernel(tokens, dim_, hidden_, elemType(dtype_), device_, false);
+    return true;
+  } catch (const WorkloadError&) {
+    return false;  // the planner says why; auto takes the large path
+  }
+}
 
 FusedMlp::FusedMlp(const at::Tensor& gate, const at::Tensor& up, const at::Tensor& down)
     : state_(std::make_unique<State>()) {
@@ -320,8 +332,9 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
         break;
       }
       if (plan.one_pass) {
-        o << "one kernel, " << plan.grid << " blocks of " << plan.a_groups * 8
-          << " hidden units each (gate+up GEMM, GeGLU, down GEMM; the partial outputs added with fp32 atomics, "
+        o << "one kernel, " << plan.grid << " blocks of " << plan.a_groups * 8 << " hidden units";
+        if (plan.row_tiles > 1) o << " x 64 tokens (" << plan.row_tiles << " row tiles)";
+        o << " each (gate+up GEMM, GeGLU, down GEMM; the partial outputs added with fp32 atomics, "
              "in no fixed order";
         if (plan.l2_group > 1) {
           o << "; groups of " << plan.l2_group << " share act through L2 and split the output columns";
@@ -365,6 +378,7 @@ FusedMlp::FusedMlp(const at::Tensor&, const at::Tensor&, const at::Tensor&) {
   throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
 }
 FusedMlp::~FusedMlp() = default;
+bool FusedMlp::smallTakes(int64_t) const { return false; }
 void FusedMlp::forward(const at::Tensor&, at::Tensor&, FusedMlpPath) {
   throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
 }

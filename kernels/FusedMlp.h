@@ -1,13 +1,15 @@
 // The fused GeGLU MLP on LibTorch tensors: y = down(gelu_tanh(gate(x)) * up(x)),
 // bias-free, bf16 or fp16 in and out, fp32 accumulation. Owns the rearranged
 // weights and the workspaces and picks the kernels (FusedMlpKernels.h):
-//   small:     one launch (m <= 64 tokens): the whole MLP in one kernel (fp32
-//              atomic split-K reduction: y's last bits may vary between runs)
+//   small:     one launch (m <= 64 tokens; up to 128 on Hopper): the whole MLP
+//              in one kernel (fp32 atomic split-K reduction: y's last bits may
+//              vary between runs)
 //   small_deterministic: as small, with a fixed-order reduction (same bits every run)
 //   large:     two launches: GeGLU GEMM (wgmma on sm_90a, else mma.sync) + cuBLAS down GEMM
 //   large_mma: as large, forcing the portable mma.sync kernel (what sm_80 runs)
 //   liger:     four launches: cuBLAS gate, cuBLAS up, one GeGLU elementwise pass, cuBLAS down
-//   auto:      small when m <= 64, else large
+//   auto:      small where it runs (m <= 64, or up to 128 with the Hopper
+//              one-pass kernel), else large
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -19,8 +21,11 @@
 
 namespace fuselab {
 
-// The most tokens the one-launch small kernel takes (its row tiles live in registers).
+// The most tokens the one-launch small kernels take everywhere (their row tiles
+// live in registers), and on Hopper (compute capability 9.0, sm_90a code), where
+// the one-pass kernel takes more in tiles of 64 tokens.
 inline constexpr int64_t kFusedMlpSmallMaxTokens = 64;
+inline constexpr int64_t kFusedMlpSmallMaxTokensHopper = 128;
 
 enum class FusedMlpPath { Auto, Small, SmallDeterministic, Large, LargeMma, Liger };
 
@@ -32,8 +37,8 @@ std::vector<std::string> fusedMlpPathNames();  // "auto" first
 
 // Shape rules of the fused kernels, checked without a GPU. Throws WorkloadError
 // (what is wrong and the allowed values) unless: tokens >= 1, dim and hidden are
-// multiples of 8 in 8..65536, tokens * max(dim, hidden) < 2^31, and for the
-// small paths tokens <= 64.
+// multiples of 8 in 8..65536, tokens * max(dim, hidden) < 2^31, and tokens <= 64
+// for small_deterministic, <= 128 for small (over 64 the device decides).
 void checkFusedMlpShape(int64_t tokens, int64_t dim, int64_t hidden, FusedMlpPath path);
 
 class FusedMlp {
@@ -52,8 +57,9 @@ class FusedMlp {
   void forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path);
   at::Tensor forward(const at::Tensor& x, FusedMlpPath path);
 
-  // What `path` runs for `tokens` tokens: Auto becomes Small or Large, Large
-  // becomes LargeMma where the wgmma kernel cannot run.
+  // What `path` runs for `tokens` tokens: Auto becomes Small where the one
+  // launch runs that many tokens here, else Large; Large becomes LargeMma where
+  // the wgmma kernel cannot run.
   FusedMlpPath resolve(int64_t tokens, FusedMlpPath path) const;
   static int kernelsPerForward(FusedMlpPath resolved);
   bool wgmmaAvailable() const { return wgmma_; }
@@ -69,6 +75,9 @@ class FusedMlp {
 
  private:
   struct State;  // kernel plans, bulk-copy descriptors and views kept between calls (FusedMlp.cpp)
+
+  // Whether the one-launch small kernel takes `tokens` tokens on this device.
+  bool smallTakes(int64_t tokens) const;
 
   int64_t dim_ = 0, hidden_ = 0;
   at::ScalarType dtype_ = at::kBFloat16;

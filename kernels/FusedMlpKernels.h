@@ -19,6 +19,11 @@ enum class ElemType { BF16, FP16 };
 
 // --- Small-token regime: the whole MLP in one launch ------------------------
 constexpr int64_t kSmallMaxTokens = 64;
+// The Hopper one-pass kernel (one pass with L2 groups on compute capability
+// 9.0, sm_90a code) also takes 65 to this many tokens, in row tiles of 64
+// tokens with blocks of their own; the other small kernels stop at
+// kSmallMaxTokens.
+constexpr int64_t kOnePassWgmmaMaxTokens = 128;
 
 // Two kernels do it:
 // one pass (one_pass): each block takes `a_groups` hidden 8-groups through both
@@ -68,7 +73,11 @@ struct SmallMlpPlan {
   // Ask L2 for phase B's weights at the start. Measured 0.5-1 us slower per launch
   // on an H100 (the ring already keeps enough bytes in flight), so off by default.
   bool prefetch_weights = false;
-  // The rest are the two-phase kernel's (one pass: b_* and stages are 0).
+  // One pass, Hopper kernel: 64-token row tiles (above 64 tokens), each with a
+  // grid's worth of blocks of its own.
+  int row_tiles = 1;
+  // The rest are the two-phase kernel's (one pass: b_* are 0; stages is the
+  // Hopper kernel's ring of K chunks, 0 for the mma.sync one).
   // Cooperative launch: co-residency guaranteed, cooperative-groups grid barrier
   // (the planner's choice where there is no programmatic dependent launch).
   // false: ordinary launch with fuselab's own grid barrier, which relies on every
@@ -92,7 +101,7 @@ struct SmallMlpPlan {
   // waits for this one to end. So the weights must not be written by the kernel
   // launched just before.
   bool pdl = false;
-  int stages = 0;      // cp.async ring depth
+  int stages = 0;      // cp.async ring depth (Hopper one pass: bulk-copy ring slots)
   int blocks_per_sm = 0;  // that fit (2: the next launch's blocks can start beside this one's)
   int warps = 0;       // per block: 8 (one pass; two phases up to 16 tokens) or 16
   size_t smem_bytes = 0;

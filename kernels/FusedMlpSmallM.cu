@@ -484,9 +484,15 @@ WorkspaceLayout layoutOf(const SmallMlpPlan& plan) {
 
 SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type, int device,
                           SmallMlpTuning tuning) {
-  if (m < 1 || m > kSmallMaxTokens) {
+  if (m < 1 || m > kOnePassWgmmaMaxTokens) {
     throw std::invalid_argument("the small-token kernel takes 1.." + std::to_string(kSmallMaxTokens) +
-                                " tokens, got " + std::to_string(m));
+                                " tokens (up to " + std::to_string(kOnePassWgmmaMaxTokens) +
+                                " with the Hopper one pass), got " + std::to_string(m));
+  }
+  if (m > kSmallMaxTokens && (tuning.kernel == SmallMlpKernel::TwoPhase || tuning.wgmma < 0)) {
+    throw std::invalid_argument("from " + std::to_string(kSmallMaxTokens + 1) +
+                                " tokens only the Hopper one-pass kernel runs, got " + std::to_string(m) +
+                                " tokens with another kernel asked for");
   }
   if (dim % 8 != 0 || hidden % 8 != 0 || dim <= 0 || hidden <= 0) {
     throw std::invalid_argument("dim and hidden must be positive multiples of 8");
@@ -531,6 +537,16 @@ SmallMlpPlan planSmallMlp(int64_t m, int64_t dim, int64_t hidden, ElemType type,
   // Where programmatic dependent launch exists (sm_90+), the next forward starts
   // its blocks and weight loads while this one finishes.
   plan.pdl = major >= 9;
+  if (m > kSmallMaxTokens) {
+    if (major != 9 || !onePassWgmmaAvailable(device) ||
+        !planOnePassRows(plan, type, device, sms, tuning,
+                         tuning.l2_group != 0 ? tuning.l2_group : onePassShapeFor(m, true).l2_group)) {
+      throw std::invalid_argument("the Hopper one-pass kernel, the only one from " +
+                                  std::to_string(kSmallMaxTokens + 1) + " tokens, does not run " +
+                                  std::to_string(m) + " tokens of this shape on this device");
+    }
+    return plan;
+  }
   // Auto takes the one pass only where clusters exist: without them its
   // atomics cost more than the two phases' barrier (H100 with clusters turned
   // off, us per launch, one pass / two phases: 16 tokens 13.6-14.2 / 12.2,

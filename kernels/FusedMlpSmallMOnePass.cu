@@ -378,12 +378,16 @@ int residentClusters(const void* kernel, int threads, int size, int grid, int sm
 // Kept clusters load x together only where all of them fit at once.
 void planWgmma(SmallMlpPlan& plan, ElemType type, int device, int sms, int optin, int major, bool keep_clusters) {
   if (plan.l2_group < 2 || major != 9 || !onePassWgmmaAvailable(device)) return;
-  const int smem = onePassWgmmaSmem(plan.m, plan.dim, plan.a_groups, plan.l2_group);
-  const void* kernel = onePassWgmmaKernel(type, plan.a_groups);
+  if (!onePassWgmmaTakesGroups(plan.a_groups)) return;
+  // Both forms of the kernel have the same static shared memory.
   cudaFuncAttributes attributes{};
-  checkCuda(cudaFuncGetAttributes(&attributes, kernel), "attributes of the wgmma one-pass kernel");
+  checkCuda(cudaFuncGetAttributes(&attributes, onePassWgmmaKernel(type, plan.a_groups, false)),
+            "attributes of the wgmma one-pass kernel");
   const int limit = optin - int(attributes.sharedSizeBytes);
-  if (smem == 0 || smem > limit) return;
+  const OnePassWgmmaFit fit = onePassWgmmaFit(plan.m, plan.dim, plan.a_groups, plan.l2_group, limit);
+  if (fit.smem == 0) return;
+  const int smem = fit.smem;
+  const void* kernel = onePassWgmmaKernel(type, plan.a_groups, onePassWgmmaTiled(plan.m, plan.dim, fit.stages));
   checkCuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit),
             "shared-memory limit of the wgmma one-pass kernel");
   const int threads = onePassWgmmaThreads();
@@ -393,11 +397,34 @@ void planWgmma(SmallMlpPlan& plan, ElemType type, int device, int sms, int optin
   if (plan.grid > sms * per_sm) return;
   plan.wgmma = true;
   plan.warps = threads / 32;
+  plan.stages = fit.stages;
   plan.smem_bytes = size_t(smem);
   plan.blocks_per_sm = per_sm;
   if (!keep_clusters) plan.cluster = 1;
   plan.x_multicast = plan.x_multicast && plan.cluster > 1 &&
                      residentClusters(kernel, threads, plan.cluster, plan.grid, smem) * plan.cluster >= plan.grid;
+}
+
+// Two accumulators: half as many atomic additions to each address (H100,
+// dim 768, hidden 3072, us per launch, 1 / 2 / 4 accumulators, two runs:
+// 16 tokens 11.5 / 11.1 / 11.1, 32 tokens 14.6 / 14.6 / 14.6, 64 tokens
+// 21.6 / 20.9 / 21.5).
+int accumulatorCopies(const SmallMlpTuning& tuning) {
+  return tuning.copies > 0 ? std::min(tuning.copies, kMaxCopies) : 2;
+}
+
+// The converting blocks and the workspace, once the kernel and grid are set.
+// About two float4 loads per thread of a converter, so that each thread's
+// loads are in flight at once (H100, Hopper kernel, 64 tokens: 64 converters
+// end 10.1 us after the first block starts, 16 converters 11.0), and at most
+// half the grid (so that a converter's wait never needs all blocks resident).
+void finishOnePass(SmallMlpPlan& plan, const SmallMlpTuning& tuning) {
+  const int threads = plan.warps * 32;
+  const int loads = int(plan.m * plan.dim / 4) * plan.copies;
+  int converters = tuning.converters;
+  if (converters == 0) converters = std::clamp((loads + 2 * threads - 1) / (2 * threads), 1, kMaxConverters);
+  plan.converters = std::clamp(converters, 1, std::max(1, plan.grid / 2));
+  plan.workspace_bytes = onePassWorkspaceBytes(plan);
 }
 
 }  // namespace
@@ -482,22 +509,38 @@ bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const S
   plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
   plan.smem_bytes = size_t(smem);
   plan.blocks_per_sm = per_sm;
-  // Two accumulators: half as many atomic additions to each address (H100,
-  // dim 768, hidden 3072, us per launch, 1 / 2 / 4 accumulators, two runs:
-  // 16 tokens 11.5 / 11.1 / 11.1, 32 tokens 14.6 / 14.6 / 14.6, 64 tokens
-  // 21.6 / 20.9 / 21.5).
-  plan.copies = tuning.copies > 0 ? std::min(tuning.copies, kMaxCopies) : 2;
+  plan.copies = accumulatorCopies(tuning);
   if (tuning.wgmma >= 0) planWgmma(plan, type, device, sms, optin, major, tuning.cluster != 0);
-  // About two float4 loads per thread of a converter, so that each thread's
-  // loads are in flight at once (H100, Hopper kernel, 64 tokens: 64 converters
-  // end 10.1 us after the first block starts, 16 converters 11.0), and at most
-  // half the grid (so that a converter's wait never needs all blocks resident).
-  const int threads = plan.warps * 32;
-  const int loads = int(plan.m * plan.dim / 4) * plan.copies;
-  int converters = tuning.converters;
-  if (converters == 0) converters = std::clamp((loads + 2 * threads - 1) / (2 * threads), 1, kMaxConverters);
-  plan.converters = std::clamp(converters, 1, std::max(1, plan.grid / 2));
-  plan.workspace_bytes = onePassWorkspaceBytes(plan);
+  finishOnePass(plan, tuning);
+  return true;
+}
+
+bool planOnePassRows(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning,
+                     int l2_group) {
+  int major = 0, optin = 0;
+  checkCuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "compute capability");
+  checkCuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "shared-memory limit");
+  const int64_t h8 = plan.hidden / 8;
+  plan.row_tiles = int((plan.m + 63) / 64);
+  // Widest slices that give every row tile its blocks in one wave, rounded up
+  // to a width the kernel is built for.
+  int g = tuning.a_groups > 0 ? tuning.a_groups : int((h8 * plan.row_tiles + sms - 1) / sms);
+  while (g <= 8 && !onePassWgmmaTakesGroups(g)) ++g;
+  if (g > 8) return false;
+  const int team = std::max(l2_group, 2);
+  plan.one_pass = true;
+  plan.cooperative = false;
+  plan.a_groups = g;
+  plan.a_tiles = int((h8 + g - 1) / g);
+  plan.cluster = 1;
+  plan.l2_group = team;
+  plan.x_multicast = false;
+  plan.grid = plan.row_tiles * ((plan.a_tiles + team - 1) / team * team);
+  plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
+  plan.copies = accumulatorCopies(tuning);
+  planWgmma(plan, type, device, sms, optin, major, false);
+  if (!plan.wgmma) return false;
+  finishOnePass(plan, tuning);
   return true;
 }
 

@@ -57,6 +57,13 @@ inline size_t roundUp256(size_t v) { return (v + 255) / 256 * 256; }
 bool planOnePass(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning, int cluster,
                  int l2_group);
 
+// 65..kOnePassWgmmaMaxTokens tokens, the Hopper one pass only: tiles of 64
+// tokens, each with its own blocks (one wave for all), in L2 groups of
+// `l2_group` blocks (at least 2). False where the device or the shape does not
+// take it.
+bool planOnePassRows(SmallMlpPlan& plan, ElemType type, int device, int sms, const SmallMlpTuning& tuning,
+                     int l2_group);
+
 void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd, void* y,
                    void* workspace, cudaStream_t stream, unsigned long long* timeline);
 
@@ -65,12 +72,21 @@ void launchOnePass(const SmallMlpPlan& plan, ElemType type, const void* x, const
 // Available where the device is compute capability 9.0 and the build carries
 // sm_90a code.
 bool onePassWgmmaAvailable(int device);
-// Its dynamic shared memory per block for m tokens, `groups` hidden 8-groups
-// per block and L2 groups of `team` blocks; 0 where it does not take that shape
-// (groups 1..4, m <= 64, the group's hidden units a multiple of 16, at most 256
-// of y's columns per block).
-int onePassWgmmaSmem(int64_t m, int64_t dim, int groups, int team);
-const void* onePassWgmmaKernel(ElemType type, int groups);
+// Hidden 8-groups per block that it is built for: 1..4, 6 and 8.
+bool onePassWgmmaTakesGroups(int groups);
+// Its ring of K chunks and dynamic shared memory per block for m tokens,
+// `groups` hidden 8-groups per block and L2 groups of `team` blocks: the
+// deepest ring (every chunk at most) that fits in `smem_limit` bytes. Zeros
+// where it does not take that shape (groups it is not built for, m over
+// kOnePassWgmmaMaxTokens, the group's hidden units not a multiple of 16, over
+// 256 of y's columns per block) or nothing fits.
+struct OnePassWgmmaFit {
+  int stages = 0, smem = 0;
+};
+OnePassWgmmaFit onePassWgmmaFit(int64_t m, int64_t dim, int groups, int team, int smem_limit);
+// The kernel for `groups`, tiled (over 64 tokens or a ring shorter than K) or not.
+const void* onePassWgmmaKernel(ElemType type, int groups, bool tiled);
+bool onePassWgmmaTiled(int64_t m, int64_t dim, int stages);
 int onePassWgmmaThreads();
 void launchOnePassWgmma(const SmallMlpPlan& plan, ElemType type, const void* x, const void* wgu, const void* wd,
                         void* y, void* workspace, cudaStream_t stream, unsigned long long* timeline);

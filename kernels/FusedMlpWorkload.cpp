@@ -76,7 +76,8 @@ double estimateBytes(const WorkloadParams& p) {
   } else if (p.variant != "small" && p.variant != "small_deterministic") {
     elements += t * h;
   }
-  const double small_partials = t <= double(kFusedMlpSmallMaxTokens) ? 256.0 * t * d * 4.0 : 0.0;
+  // The one launch's fp32 partial sums (up to 128 tokens on Hopper).
+  const double small_partials = t <= double(kFusedMlpSmallMaxTokensHopper) ? 256.0 * t * d * 4.0 : 0.0;
   return elements * double(elementBytes(p.dtype)) + small_partials;
 }
 

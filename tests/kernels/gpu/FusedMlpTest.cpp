@@ -279,7 +279,13 @@ TEST(FusedMlp, SmallKernelChainedLaunchesStartEarlySafely) {
   SKIP_WITHOUT_GPU();
   namespace fm = fusedmlp;
   for (auto [tokens, kernel] : {std::pair{int64_t(1), fm::SmallMlpKernel::TwoPhase}, {64, fm::SmallMlpKernel::TwoPhase},
-                                {1, fm::SmallMlpKernel::OnePass}, {64, fm::SmallMlpKernel::OnePass}}) {
+                                {1, fm::SmallMlpKernel::OnePass}, {64, fm::SmallMlpKernel::OnePass},
+                                {128, fm::SmallMlpKernel::OnePass}}) {
+    if (tokens > fm::kSmallMaxTokens && !fm::onePassWgmmaAvailable(0)) {
+      std::printf("%ld tokens not run: they take the Hopper one-pass kernel, which this GPU does not run\n",
+                  long(tokens));
+      continue;
+    }
     const Inputs in = randomInputs(tokens, 768, 3072, at::kBFloat16, 900 + tokens);
     // GeGLU is quadratic in x, so along a chain the scale squares at every link:
     // these factors keep it near 1 for the chain's few links (checked below).
@@ -328,6 +334,16 @@ TEST(FusedMlp, SmallKernelChainedLaunchesStartEarlySafely) {
 TEST(FusedMlp, SmallKernelPlannerRejectsTuningsOutsideItsRanges) {
   namespace fm = fusedmlp;
   fm::SmallMlpTuning tuning;
+  // Past 64 tokens only the Hopper one pass runs, and nothing past 128.
+  EXPECT_THROW(fm::planSmallMlp(0, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
+  EXPECT_THROW(fm::planSmallMlp(fm::kOnePassWgmmaMaxTokens + 1, 768, 3072, fm::ElemType::BF16, 0, tuning),
+               std::invalid_argument);
+  tuning.kernel = fm::SmallMlpKernel::TwoPhase;
+  EXPECT_THROW(fm::planSmallMlp(65, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
+  tuning.kernel = fm::SmallMlpKernel::Auto;
+  tuning.wgmma = -1;
+  EXPECT_THROW(fm::planSmallMlp(100, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
+  tuning.wgmma = 0;
   tuning.warps = 12;
   EXPECT_THROW(fm::planSmallMlp(1, 768, 3072, fm::ElemType::BF16, 0, tuning), std::invalid_argument);
   tuning.warps = 8;
@@ -507,7 +523,7 @@ int kernelsInOneForward(FusedMlp& mlp, const at::Tensor& x, at::Tensor& y, Fused
 
 TEST(FusedMlp, KernelsPerForward) {
   SKIP_WITHOUT_GPU();
-  for (int64_t tokens : {1, 64, 8192}) {
+  for (int64_t tokens : {1, 64, 128, 8192}) {
     const Inputs in = randomInputs(tokens, 768, 3072, at::kBFloat16, 5);
     FusedMlp mlp(in.gate, in.up, in.down);
     at::Tensor y = at::empty_like(in.x);
@@ -515,7 +531,8 @@ TEST(FusedMlp, KernelsPerForward) {
     const int liger = kernelsInOneForward(mlp, in.x, y, FusedMlpPath::Liger);
     std::printf("tokens %ld: auto (%s) %d kernel(s), liger %d kernel(s)\n", long(tokens),
                 fusedMlpPathName(mlp.resolve(tokens, FusedMlpPath::Auto)).c_str(), fused, liger);
-    if (tokens <= kFusedMlpSmallMaxTokens) {
+    // From 65 tokens, one launch where the Hopper one pass runs (compute capability 9.0).
+    if (tokens <= kFusedMlpSmallMaxTokens || (tokens <= kFusedMlpSmallMaxTokensHopper && mlp.wgmmaAvailable())) {
       EXPECT_EQ(fused, 1) << "tokens " << tokens;
     } else {
       EXPECT_EQ(fused, 2) << "tokens " << tokens;
