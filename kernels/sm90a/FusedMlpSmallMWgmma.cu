@@ -73,11 +73,13 @@ __host__ __device__ inline WgmmaLayout wgmmaLayoutFor(int dim, int groups, int t
   return l;
 }
 
+// The two ints sit in the padding before the 64-byte aligned maps, so the
+// parameters stay 640 bytes.
 template <ElemType E> struct WgmmaParams {
   OnePassArgs<E> args;
-  CUtensorMap x, wgu, wd, act;  // boxes: x and act copiedRows(m) rows, wgu 16 * groups rows, wd wd_box
   int stages;     // ring slots (every chunk of K up to 64 tokens)
   int row_tiles;  // 64-token row tiles; the grid is row_tiles times the blocks of one
+  CUtensorMap x, wgu, wd, act;  // boxes: x and act copiedRows(m) rows, wgu 16 * groups rows, wd wd_box
 };
 
 // G: hidden 8-groups per block. Tiled: several row tiles or a ring shorter
