@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -147,6 +148,7 @@ struct SmallKernel {
 
 struct FusedMlp::State {
   std::map<std::pair<int64_t, bool>, SmallKernel> small;  // by token count and determinism
+  std::set<int64_t> small_refused;  // token counts whose small plan failed (not planned again every forward)
   bool weights_just_written = true;  // by the constructor's copies: no early start for the next launch
   Scratch act, gate_out, up_out;
   View2d x2, y2;
@@ -177,13 +179,14 @@ struct FusedMlp::State {
 
 bool FusedMlp::smallTakes(int64_t tokens) const {
   if (tokens <= kFusedMlpSmallMaxTokens) return true;
-  if (tokens > kFusedMlpSmallMaxTokensHopper || !wgmma_) return false;
+  if (tokens > kFusedMlpSmallMaxTokensHopper || !wgmma_ || state_->small_refused.count(tokens)) return false;
   c10::cuda::CUDAGuard guard(device_);
   try {
     state_->smallKernel(tokens, dim_, hidden_, elemType(dtype_), device_, false);
     return true;
   } catch (const WorkloadError&) {
-    return false;  // the planner says why; auto takes the large path
+    state_->small_refused.insert(tokens);  // the planner says why; auto takes the large path
+    return false;
   }
 }
 
