@@ -104,6 +104,7 @@ FusedMlpPath FusedMlp::resolve(int64_t tokens, FusedMlpPath path) const {
 
 namespace fm = fusedmlp;
 static_assert(fm::kSmallMaxTokens == kFusedMlpSmallMaxTokens);
+static_assert(fm::kOnePassWgmmaMaxTokens == kFusedMlpSmallMaxTokensHopper);
 
 namespace {
 fm::ElemType elemType(at::ScalarType t) { return t == at::kBFloat16 ? fm::ElemType::BF16 : fm::ElemType::FP16; }

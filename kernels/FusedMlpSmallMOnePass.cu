@@ -523,22 +523,22 @@ bool planOnePassRows(SmallMlpPlan& plan, ElemType type, int device, int sms, con
   const int64_t h8 = plan.hidden / 8;
   plan.row_tiles = int((plan.m + 63) / 64);
   const int team = std::max(l2_group, 2);
+  plan.one_pass = true;
+  plan.cooperative = false;
+  plan.cluster = 1;
+  plan.l2_group = team;
+  plan.x_multicast = false;
+  plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
+  plan.copies = accumulatorCopies(tuning);
   // Widest slices that give every row tile its blocks in one wave, widened
   // (to the widths the kernel is built for) while whole teams overflow it.
   const int first = tuning.a_groups > 0 ? tuning.a_groups : int((h8 * plan.row_tiles + sms - 1) / sms);
   const int last = tuning.a_groups > 0 ? tuning.a_groups : 8;
   for (int g = first; g <= last; ++g) {
     if (!onePassWgmmaTakesGroups(g)) continue;
-    plan.one_pass = true;
-    plan.cooperative = false;
     plan.a_groups = g;
     plan.a_tiles = int((h8 + g - 1) / g);
-    plan.cluster = 1;
-    plan.l2_group = team;
-    plan.x_multicast = false;
     plan.grid = plan.row_tiles * ((plan.a_tiles + team - 1) / team * team);
-    plan.b_groups = plan.b_col_tiles = plan.b_slices = plan.slice_k = 0;
-    plan.copies = accumulatorCopies(tuning);
     planWgmma(plan, type, device, sms, optin, major, false);
     if (plan.wgmma) {
       finishOnePass(plan, tuning);

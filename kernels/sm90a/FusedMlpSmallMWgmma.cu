@@ -53,13 +53,12 @@ __host__ __device__ constexpr int copiedRows(int m) { return m < kRows ? (m + 7)
 // A wd tile holds the block's columns (wd_box rows, copied) rounded up to whole
 // GEMM-2 wgmmas (rows never written, which only reach columns that are dropped).
 struct WgmmaLayout {
-  int chunks, stages, act_chunks, wgu_tile, wd_box, wd_rows, wd_tile;
+  int chunks, act_chunks, wgu_tile, wd_box, wd_rows, wd_tile;
   int wgu, x, wd, bars, total;
 };
 __host__ __device__ inline WgmmaLayout wgmmaLayoutFor(int dim, int groups, int team, int stages) {
   WgmmaLayout l{};
   l.chunks = ceilDivInt(dim, kTileK);
-  l.stages = stages;
   l.act_chunks = ceilDivInt(team * groups * 8, kTileK);
   l.wgu_tile = 16 * groups * kTileRowBytes;
   l.wd_box = colGroupsMax(dim, team) * 8;
@@ -93,8 +92,8 @@ __global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_c
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = smem_raw + ((1024 - (smemAddr(smem_raw) & 1023)) & 1023);
   const int team = p.group;  // the planner takes this kernel with L2 groups only
-  const WgmmaLayout L = wgmmaLayoutFor(p.dim, G, team, Tiled ? P.stages : ceilDivInt(p.dim, kTileK));
-  const int S = L.stages;
+  const int S = Tiled ? P.stages : ceilDivInt(p.dim, kTileK);  // ring slots
+  const WgmmaLayout L = wgmmaLayoutFor(p.dim, G, team, S);
   unsigned char* wgu_s = smem + L.wgu;
   unsigned char* x_s = smem + L.x;  // then the group's act
   unsigned char* wd_s = smem + L.wd;
@@ -141,8 +140,8 @@ __global__ void __launch_bounds__(kThreads, 1) onePassWgmmaKernel(const __grid_c
   mark(kTimelineDepsMet);
   if (tid == 0) {
     // x, which the previous kernel may have written (a cluster's blocks each
-    // copy every cluster-th chunk into all of them; the planner multicasts
-    // only where the ring holds every chunk), then wd.
+    // copy every cluster-th chunk of the first ring into all of them; a
+    // refill below is each block's own), then wd.
     if (p.x_multicast) {
       const uint16_t all = uint16_t((1u << p.cluster) - 1);
       for (int c = int(blockIdx.x) % p.cluster; c < S; c += p.cluster) {
@@ -338,8 +337,9 @@ void launchOnePassWgmma(const SmallMlpPlan& plan, ElemType type, const void* x, 
   LaunchOptions options;
   options.pdl = plan.pdl;
   options.cluster = plan.x_multicast ? plan.cluster : 1;
-  launchWithOptions(onePassWgmmaKernel(type, plan.a_groups, onePassWgmmaTiled(plan.m, plan.dim, plan.stages)), params, plan.grid, kThreads, plan.smem_bytes, stream,
-                    options, "one-pass small-token kernel launch (wgmma)");
+  const void* kernel = onePassWgmmaKernel(type, plan.a_groups, onePassWgmmaTiled(plan.m, plan.dim, plan.stages));
+  launchWithOptions(kernel, params, plan.grid, kThreads, plan.smem_bytes, stream, options,
+                    "one-pass small-token kernel launch (wgmma)");
 }
 
 }  // namespace fuselab::fusedmlp
