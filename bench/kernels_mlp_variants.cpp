@@ -151,8 +151,8 @@ void addDownGemmRow(int64_t tokens) {
                     [w] { w->synchronize(); }});
 }
 
-// The GeGLU GEMM alone in each of its Hopper forms (tile shapes, pingpong), to
-// pick the form per token count from measurements.
+// The GeGLU GEMM alone in each of its Hopper forms (tile shapes), to pick the
+// form per token count from measurements.
 void addGegluGemmRows(int64_t tokens) {
   namespace fm = fusedmlp;
   auto* w = dynamic_cast<TorchWorkload*>(build("fused_mlp", "large", tokens, false, 42));
@@ -163,12 +163,12 @@ void addGegluGemmRows(int64_t tokens) {
   auto act = std::make_shared<at::Tensor>(at::empty({tokens, kHidden}, bf));
   for (fm::GegluTile tile : fm::kGegluTileForms) {
     auto maps = std::make_shared<fm::GegluGemmMaps>();
-    fm::encodeGegluGemmMaps(*maps, fm::ElemType::BF16, x->data_ptr(), mlp->gateUpInterleaved().data_ptr(), tokens,
-                            kDim, kHidden, tile);
+    fm::encodeGegluGemmMaps(*maps, fm::ElemType::BF16, x->data_ptr(), mlp->gateUpInterleaved().data_ptr(),
+                            act->data_ptr(), tokens, kDim, kHidden, tile);
     rows().push_back({tokens, std::string("GeGLU GEMM alone, ") + fm::gegluTileName(tile),
                       2.0 * tokens * kDim * 2 * kHidden, 2.0 * kDim * 2 * kHidden,
                       [mlp, x, act, maps, tokens] {
-                        fm::launchGegluGemmWgmma(*maps, fm::ElemType::BF16, act->data_ptr(), tokens, kDim, kHidden,
+                        fm::launchGegluGemmWgmma(*maps, fm::ElemType::BF16, tokens, kDim, kHidden,
                                                  at::cuda::getCurrentCUDAStream().stream());
                       },
                       [w] { w->synchronize(); }});

@@ -157,6 +157,7 @@ struct FusedMlp::State {
   LaunchReplay large_replay;              // the large path's two launches, replayed as one graph
   fm::GegluGemmMaps maps{};
   const void* maps_x = nullptr;  // what the descriptors in `maps` point at
+  const void* maps_act = nullptr;
   int64_t maps_tokens = -1;
 
   SmallKernel& smallKernel(int64_t tokens, int64_t dim, int64_t hidden, fm::ElemType type, int device,
@@ -270,9 +271,11 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
     case FusedMlpPath::Large:
     case FusedMlpPath::LargeMma: {
       const at::Tensor& act = st.act.get(tokens, hidden_, dtype_, device_);
-      if (resolved == FusedMlpPath::Large && (st.maps_x != x.data_ptr() || st.maps_tokens != tokens)) {
-        fm::encodeGegluGemmMaps(st.maps, type, x.data_ptr(), wgu_.data_ptr(), tokens, dim_, hidden_);
+      if (resolved == FusedMlpPath::Large &&
+          (st.maps_x != x.data_ptr() || st.maps_act != act.data_ptr() || st.maps_tokens != tokens)) {
+        fm::encodeGegluGemmMaps(st.maps, type, x.data_ptr(), wgu_.data_ptr(), act.data_ptr(), tokens, dim_, hidden_);
         st.maps_x = x.data_ptr();
+        st.maps_act = act.data_ptr();
         st.maps_tokens = tokens;
       }
       if (!st.down_gemm) st.down_gemm = std::make_unique<DownGemmLt>(dim_, hidden_, dtype_ == at::kBFloat16, device_);
@@ -282,7 +285,7 @@ void FusedMlp::forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path) {
       recordOp(op, "fuselab::fused_mlp", x, wgu_, down_);
       auto launches = [&](cudaStream_t s) {
         if (resolved == FusedMlpPath::Large) {
-          fm::launchGegluGemmWgmma(st.maps, type, act.data_ptr(), tokens, dim_, hidden_, s);
+          fm::launchGegluGemmWgmma(st.maps, type, tokens, dim_, hidden_, s);
         } else {
           fm::launchGegluGemmMma(type, x.data_ptr(), wgu_.data_ptr(), act.data_ptr(), tokens, dim_, hidden_, s);
         }

@@ -85,11 +85,17 @@ inline void launchWithOptions(const void* kernel, void* args, int grid, int thre
   checkCuda(cudaLaunchKernelExC(&config, kernel, kernel_args), what);
 }
 
-// gelu_tanh(x) = 0.5 x (1 + tanh(u)) = x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3).
-// The sigmoid form needs one exp and one division and saturates cleanly at both ends.
+// gelu_tanh(x) = 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), with the
+// hardware tanh (one special-function instruction, relative error about 2^-11,
+// below bf16's and at fp16's rounding). The exp-and-divide form took two, and
+// the large GEMM's epilogue is bound by them: 141.1 against 147.9 us at 8192
+// tokens (H200, GeGLU GEMM alone, same run). It saturates cleanly at both ends.
 __device__ __forceinline__ float geluTanh(float x) {
-  const float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-  return __fdividef(x, 1.0f + __expf(-2.0f * u));
+  const float u = x * fmaf(0.7978845608028654f * 0.044715f, x * x, 0.7978845608028654f);
+  float t;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(t) : "f"(u));
+  const float half_x = 0.5f * x;
+  return fmaf(half_x, t, half_x);
 }
 
 template <ElemType E> struct Elem;

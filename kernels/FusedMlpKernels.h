@@ -170,39 +170,37 @@ void launchGegluGemmMma(ElemType type, const void* x, const void* wgu, void* act
 
 // Hopper kernel (wgmma + bulk tensor copies, built for sm_90a only). Available
 // when the device is compute capability 9.0 and this build carries sm_90a code.
-// The bulk-copy descriptors of x and wgu are encoded on the host once and reused
-// while x and the token count stay the same.
+// The bulk-copy descriptors of x, wgu and act are encoded on the host once and
+// reused while x, act and the token count stay the same.
 // Its forms, by tile: Wide 128 tokens x 256 wgu rows and Mid 128 x 192, both
 // consumer warpgroups on one tile; Narrow 64 x 96, two blocks per
 // multiprocessor (mid-size token counts fill the GPU; 64 x 96 measured 0.5-1
-// us faster than 64 x 128 at 128 and 256 tokens); Pingpong 128 x 128, the
-// two consumer warpgroups on alternate tiles so one's epilogue overlaps the
-// other's products. Auto picks by token count (gegluTileFor): Narrow, Mid
-// where its 128 tiles per 512 tokens fill the multiprocessors' waves better
-// than Wide's 96, then Wide (H200, GeGLU GEMM alone, Mid / Wide, us, one run:
-// 512 tokens 11.7 / 13.5, 1024 20.2 / 24.7, 2048 39.2 / 38.7, 8192 154.4 /
-// 147.5), then Pingpong, whose overlapped epilogues pay off where each block
-// has many tiles (H200, Pingpong / Wide, us, three runs: 8192 tokens 139.5 /
-// 153.0, 146.4 / 158.7, 146.1 / 155.9; 2048 tokens 40.2 / 38.1, 38.6 / 38.9,
-// 38.4 / 38.4).
-enum class GegluTile { Auto, Wide, Mid, Narrow, Pingpong };
-inline constexpr GegluTile kGegluTileForms[] = {GegluTile::Wide, GegluTile::Mid, GegluTile::Narrow,
-                                                GegluTile::Pingpong};  // every form but Auto
+// us faster than 64 x 128 at 128 and 256 tokens). Auto picks by token count
+// (gegluTileFor): Narrow, Mid where its 128 tiles per 512 tokens fill the
+// multiprocessors' waves better than Wide's 96, then Wide (H200, GeGLU GEMM
+// alone, one run, us, Narrow / Mid / Wide: 256 tokens 8.7 / 9.9 / 11.5, 512
+// 13.0 / 10.4 / 11.9, 1024 24.0 / 17.9 / 21.4, 2048 47.6 / 35.9 / 33.4, 8192
+// 186.8 / 147.2 / 129.9).
+enum class GegluTile { Auto, Wide, Mid, Narrow };
+inline constexpr GegluTile kGegluTileForms[] = {GegluTile::Wide, GegluTile::Mid,
+                                                GegluTile::Narrow};  // every form but Auto
 inline constexpr int64_t kGegluMidTileFromTokens = 512;
 inline constexpr int64_t kGegluWideTileFromTokens = 2048;
-inline constexpr int64_t kGegluPingpongFromTokens = 8192;
 GegluTile gegluTileFor(int64_t m);
-const char* gegluTileName(GegluTile tile);  // "128x256", "128x192", "64x96, two blocks per SM", "128x128 pingpong"
+const char* gegluTileName(GegluTile tile);  // "128x256", "128x192", "64x96, two blocks per SM"
 struct GegluGemmMaps {
   alignas(64) unsigned char x[128];
   alignas(64) unsigned char w[128];
+  alignas(64) unsigned char act[128];
   GegluTile tile = GegluTile::Wide;  // the form the boxes were encoded for; the launch runs it
 };
 bool gegluGemmWgmmaAvailable(int device);
-void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, const void* wgu, int64_t m,
+// x [m, dim], wgu [2 hidden, dim] and act [m, hidden], each 16-byte aligned.
+void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, const void* wgu, void* act, int64_t m,
                          int64_t dim, int64_t hidden, GegluTile tile = GegluTile::Auto);
-void launchGegluGemmWgmma(const GegluGemmMaps& maps, ElemType type, void* act, int64_t m, int64_t dim,
-                          int64_t hidden, cudaStream_t stream);
+// act = GeGLU of x and wgu, the matrices `maps` was encoded for.
+void launchGegluGemmWgmma(const GegluGemmMaps& maps, ElemType type, int64_t m, int64_t dim, int64_t hidden,
+                          cudaStream_t stream);
 
 // --- Liger-style comparison point: one elementwise pass between cuBLAS GEMMs ---
 // act = gelu_tanh(gate) * up, all [count] elements, count a multiple of 8.

@@ -47,6 +47,26 @@ __device__ __forceinline__ void tmaLoad2dMulticast(void* dst, const CUtensorMap*
 // Orders this thread's ordinary global writes before later bulk-copy reads of
 // them (the copies go through the async proxy).
 __device__ __forceinline__ void fenceProxyAsyncGlobal() { asm volatile("fence.proxy.async.global;\n" ::: "memory"); }
+// The same for this thread's shared-memory writes, before a bulk store reads them.
+__device__ __forceinline__ void fenceProxyAsyncShared() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+// Bulk tensor store of the box at `src` to (c0: column, c1: row) of `map`, in
+// this thread's current bulk group; elements outside the matrix are left out.
+__device__ __forceinline__ void tmaStore2d(const CUtensorMap* map, int c0, int c1, const void* src) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(map), "r"(c0),
+               "r"(c1), "r"(smemAddr(src))
+               : "memory");
+}
+__device__ __forceinline__ void bulkCommit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// This thread's bulk stores have read their shared memory (it may be written again).
+__device__ __forceinline__ void bulkWaitRead() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+// ... and written global memory.
+__device__ __forceinline__ void bulkWaitAll() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+
+// Barrier `id` (1-15; 0 is __syncthreads) over `threads` threads, whole warps.
+__device__ __forceinline__ void namedBarrierSync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
 
 // Shared-memory matrix descriptor of a tile (see the top of this file).
 __device__ __forceinline__ uint64_t smemDesc(const void* p) {
@@ -164,6 +184,28 @@ __device__ __forceinline__ void storeGeglu(typename Elem<E>::T* act, int m, int 
     }
   }
 }
+
+// The same epilogue into shared memory, for bulk stores: this warpgroup's 64
+// rows of the tile, as boxes of [64 rows][U units] side by side (U = 16 or 32:
+// rows of 32 or 64 bytes, swizzled as the store's map says, so a warp's 8 rows
+// of 16 bytes hit 8 different bank groups). Q as above; every unit is written.
+template <ElemType E, int Q, int U>
+__device__ __forceinline__ void stageGeglu(unsigned char* out, int lane, int warp, const float* d) {
+  static_assert(U == 16 || U == 32, "boxes of 16 or 32 units");
+  constexpr int kRowBytes = 2 * U, kChunks = kRowBytes / 16, kRowsPerLine = 128 / kRowBytes;
+  using T2 = typename Elem<E>::T2;
+  const int row = warp * 16 + lane / 4;  // and row + 8: same swizzle, since 8 is a multiple of kRowsPerLine * kChunks
+  const int swizzle = (row / kRowsPerLine) % kChunks;
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const float* g = d + 8 * q;
+    const float* u = d + 8 * q + 4;
+    unsigned char* p = out + (q / kChunks) * (64 * kRowBytes) + row * kRowBytes + ((q % kChunks) ^ swizzle) * 16 +
+                       (lane % 4) * 4;
+    *reinterpret_cast<T2*>(p) = Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
+    *reinterpret_cast<T2*>(p + 8 * kRowBytes) = Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
+  }
+}
 #endif  // FUSELAB_HAS_WGMMA
 
 // --- Host: tensor maps of the bulk tensor copies -----------------------------
@@ -184,23 +226,32 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
   return fn;
 }
 
-// 2-D map over a row-major [rows, cols] matrix (16-byte aligned, cols a
-// multiple of 8), boxes of box_rows x 64 elements, 128-byte swizzle; elements
-// outside the matrix read as zero.
-inline CUtensorMap makeTileMap(ElemType type, const void* base, int64_t rows, int64_t cols, int box_rows) {
+// 2-D map over a row-major [rows, cols] matrix of 2-byte elements (16-byte
+// aligned, cols a multiple of 8), boxes of box_rows x box_cols elements whose
+// rows (2 box_cols bytes: 32, 64 or 128) are swizzled over their full width.
+// Loads read elements outside the matrix as zero; stores leave them out.
+inline CUtensorMap makeBoxMap(ElemType type, const void* base, int64_t rows, int64_t cols, int box_rows,
+                              int box_cols) {
   CUtensorMap map;
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t strides[1] = {cuuint64_t(cols) * 2};
-  const cuuint32_t box[2] = {cuuint32_t(kTileK), cuuint32_t(box_rows)};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
   const cuuint32_t elem_strides[2] = {1, 1};
+  const CUtensorMapSwizzle swizzle = box_cols == 16   ? CU_TENSOR_MAP_SWIZZLE_32B
+                                     : box_cols == 32 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                                      : CU_TENSOR_MAP_SWIZZLE_128B;
   const CUresult r = tensorMapEncoder()(
       &map, type == ElemType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      const_cast<void*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      const_cast<void*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     throw std::runtime_error("fused_mlp: cuTensorMapEncodeTiled failed with error " + std::to_string(int(r)));
   }
   return map;
+}
+// The operand tiles of wgmma: boxes of box_rows x 64 elements, 128-byte swizzle.
+inline CUtensorMap makeTileMap(ElemType type, const void* base, int64_t rows, int64_t cols, int box_rows) {
+  return makeBoxMap(type, base, rows, cols, box_rows, kTileK);
 }
 
 // Whether `device` can run this folder's sm_90a code: compute capability 9.0

@@ -474,9 +474,10 @@ TEST(FusedMlp, LargePathReplaysAndRecordsAgainWhenTheOperandsChange) {
   }
 }
 
-// Every form of the Hopper GeGLU GEMM (the tile shapes and the pingpong
-// schedule) gives act = gelu_tanh(x gate^T) * (x up^T), including partial tiles
-// (token counts and hidden sizes that are no multiple of the tiles).
+// Every form of the Hopper GeGLU GEMM (the tile shapes) gives act =
+// gelu_tanh(x gate^T) * (x up^T), including partial tiles (token counts and
+// hidden sizes that are no multiple of the tiles), and its bulk stores leave
+// the memory after act alone.
 TEST(FusedMlp, EveryGegluGemmFormMatchesTheReference) {
   SKIP_WITHOUT_GPU();
   if (!fusedmlp::gegluGemmWgmmaAvailable(0)) GTEST_SKIP() << "the wgmma kernels need an sm_90a GPU (H100/H200)";
@@ -489,16 +490,17 @@ TEST(FusedMlp, EveryGegluGemmFormMatchesTheReference) {
     const at::Tensor ref = at::gelu(at::matmul(x32, in.gate.to(at::kFloat).t()), "tanh") *
                            at::matmul(x32, in.up.to(at::kFloat).t());
     for (fm::GegluTile tile : fm::kGegluTileForms) {
-      at::Tensor act = at::full({tokens, hidden}, std::numeric_limits<float>::quiet_NaN(), in.x.options());
+      const at::Tensor guarded = at::full({tokens + 1, hidden}, std::numeric_limits<float>::quiet_NaN(), in.x.options());
+      const at::Tensor act = guarded.narrow(0, 0, tokens);
       fm::GegluGemmMaps maps;
-      fm::encodeGegluGemmMaps(maps, fm::ElemType::BF16, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(), tokens,
-                              dim, hidden, tile);
-      fm::launchGegluGemmWgmma(maps, fm::ElemType::BF16, act.data_ptr(), tokens, dim, hidden,
-                               at::cuda::getCurrentCUDAStream().stream());
+      fm::encodeGegluGemmMaps(maps, fm::ElemType::BF16, in.x.data_ptr(), mlp.gateUpInterleaved().data_ptr(),
+                              act.data_ptr(), tokens, dim, hidden, tile);
+      fm::launchGegluGemmWgmma(maps, fm::ElemType::BF16, tokens, dim, hidden, at::cuda::getCurrentCUDAStream().stream());
       const Errors e = errorsAgainst(act, ref);
       const std::string what = std::string(fm::gegluTileName(tile)) + ", tokens " + std::to_string(tokens) +
                                ", dim " + std::to_string(dim) + ", hidden " + std::to_string(hidden);
       EXPECT_TRUE(e.finite) << what << ": some act values were not written";
+      EXPECT_TRUE(guarded[tokens].isnan().all().item<bool>()) << what << ": the row after act was written";
       EXPECT_LE(e.rel, 2 * epsOf(at::kBFloat16)) << what;  // one rounding of act to bf16
     }
   }
