@@ -172,22 +172,23 @@ void launchGegluGemmMma(ElemType type, const void* x, const void* wgu, void* act
 // when the device is compute capability 9.0 and this build carries sm_90a code.
 // The bulk-copy descriptors of x, wgu and act are encoded on the host once and
 // reused while x, act and the token count stay the same.
-// Its forms, by tile: Wide 128 tokens x 256 wgu rows and Mid 128 x 192, both
-// consumer warpgroups on one tile; Narrow 64 x 96, two blocks per
-// multiprocessor (mid-size token counts fill the GPU; 64 x 96 measured 0.5-1
-// us faster than 64 x 128 at 128 and 256 tokens). Auto picks by token count
-// (gegluTileFor): Narrow, Mid where its 128 tiles per 512 tokens fill the
-// multiprocessors' waves better than Wide's 96, then Wide (H200, GeGLU GEMM
-// alone, one run, us, Narrow / Mid / Wide: 256 tokens 8.7 / 9.9 / 11.5, 512
-// 13.0 / 10.4 / 11.9, 1024 24.0 / 17.9 / 21.4, 2048 47.6 / 35.9 / 33.4, 8192
-// 186.8 / 147.2 / 129.9).
-enum class GegluTile { Auto, Wide, Mid, Narrow };
-inline constexpr GegluTile kGegluTileForms[] = {GegluTile::Wide, GegluTile::Mid,
-                                                GegluTile::Narrow};  // every form but Auto
+// Its forms, by tile: Wide 128 tokens x 256 wgu rows, Mid 128 x 192 and Slim
+// 128 x 96, both consumer warpgroups on one tile; Narrow 64 x 96, two blocks
+// per multiprocessor. Auto picks by token count (gegluTileFor) the form
+// measured fastest (H200, GeGLU GEMM alone, us, one run, Narrow / Slim / Mid /
+// Wide): 128 tokens 6.0 / 6.7 / 9.8 / 11.4, 256 7.7 / 6.9 / 9.8 / 11.5, 512
+// 13.0 / 11.0 / 10.4 / 11.9, 1024 23.9 / 21.0 / 17.8 / 21.1; 2048 Mid / Wide
+// 35.9 / 33.4, 8192 147.2 / 129.9. Slim takes over from 129 tokens, where
+// Narrow's blocks start to share multiprocessors two by two. Clusters of two
+// row tiles sharing the wgu tile (multicast) were no faster at any size.
+enum class GegluTile { Auto, Wide, Mid, Narrow, Slim };
+inline constexpr GegluTile kGegluTileForms[] = {GegluTile::Wide, GegluTile::Mid, GegluTile::Narrow,
+                                                GegluTile::Slim};  // every form but Auto
+inline constexpr int64_t kGegluSlimTileFromTokens = 129;
 inline constexpr int64_t kGegluMidTileFromTokens = 512;
 inline constexpr int64_t kGegluWideTileFromTokens = 2048;
 GegluTile gegluTileFor(int64_t m);
-const char* gegluTileName(GegluTile tile);  // "128x256", "128x192", "64x96, two blocks per SM"
+const char* gegluTileName(GegluTile tile);  // "128x256", "128x192", "64x96, two blocks per SM", "128x96"
 struct GegluGemmMaps {
   alignas(64) unsigned char x[128];
   alignas(64) unsigned char w[128];

@@ -14,13 +14,13 @@
 // run. Storing from registers held the warps until the stores left: at 8192
 // tokens 141.1 us against 117.5-118.0 this way (H200, GEMM alone, same run);
 // the bulk stores also write whole lines.
-// Three tile shapes: Wide 128 x 256 and Mid 128 x 192 (C = 2, one block per
-// multiprocessor), and Narrow 64 x 96 (C = 1, two blocks per multiprocessor),
-// since 128 x 256 tiles leave most multiprocessors idle at mid-size token
-// counts (24 tiles for 132 multiprocessors at 128 tokens, where Narrow has
-// 128; at 512 tokens 96, where Mid has 128). Gate and up rows are interleaved
-// by 8 in wgu, so accumulator column groups 2p and 2p+1 of a thread are the
-// gate and up values of the same hidden units.
+// Four tile shapes: Wide 128 x 256, Mid 128 x 192 and Slim 128 x 96 (C = 2,
+// one block per multiprocessor), and Narrow 64 x 96 (C = 1, two blocks per
+// multiprocessor), so that mid-size token counts still fill the
+// multiprocessors: at 512 tokens Wide has 96 tiles for 132 multiprocessors,
+// Mid 128; at 256 tokens Slim has 128; up to 128 tokens Narrow has 128. Gate
+// and up rows are interleaved by 8 in wgu, so accumulator column groups 2p and
+// 2p+1 of a thread are the gate and up values of the same hidden units.
 #include <algorithm>
 #include <cstring>
 
@@ -55,6 +55,7 @@ template <int C, int N> struct Tile {
 using WideTile = Tile<2, 256>;   // 4 stages
 using MidTile = Tile<2, 192>;    // 5 stages
 using NarrowTile = Tile<1, 96>;  // 5 stages
+using SlimTile = Tile<2, 96>;     // 6 stages
 
 static_assert(sizeof(CUtensorMap) == sizeof(GegluGemmMaps::x), "GegluGemmMaps holds one CUtensorMap per matrix");
 
@@ -106,8 +107,6 @@ __global__ void __launch_bounds__(T::kThreads, T::kBlocksPerSm)
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
       const int m0 = (tile / tiles_n) * T::kBM, n0 = (tile % tiles_n) * T::kBN;
       float d[T::kBN / 2];
-#pragma unroll
-      for (int i = 0; i < T::kBN / 2; ++i) d[i] = 0.0f;
 
       for (int c = 0; c < chunks; ++c, ++it) {
         const int s = it % kStages;
@@ -116,7 +115,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kBlocksPerSm)
         const unsigned char* b = smem + s * T::kStageBytes + T::kABytes;
         wgmmaFence();
 #pragma unroll
-        for (int k = 0; k < kBK / 16; ++k) Wgmma<T::kBN>::template run<E>(d, smemDesc(a + k * 32), smemDesc(b + k * 32));
+        for (int k = 0; k < kBK / 16; ++k) {
+          Wgmma<T::kBN>::template run<E>(d, smemDesc(a + k * 32), smemDesc(b + k * 32), c > 0 || k > 0);
+        }
         wgmmaCommit();
         // Keep this chunk's wgmma in flight; the previous one has retired, so its stage is free.
         wgmmaWait<1>();
@@ -169,6 +170,7 @@ template <ElemType E>
 void launchTyped(const GegluGemmMaps& maps, int64_t m, int64_t hidden, int64_t dim, cudaStream_t stream) {
   switch (maps.tile) {
     case GegluTile::Narrow: return launchTiled<E, NarrowTile>(maps, m, hidden, dim, stream);
+    case GegluTile::Slim: return launchTiled<E, SlimTile>(maps, m, hidden, dim, stream);
     case GegluTile::Mid: return launchTiled<E, MidTile>(maps, m, hidden, dim, stream);
     default: return launchTiled<E, WideTile>(maps, m, hidden, dim, stream);
   }
@@ -184,7 +186,8 @@ template <class T> constexpr TileBoxes boxesOf() { return {T::kBM, T::kBN, T::kB
 
 GegluTile gegluTileFor(int64_t m) {
   if (m >= kGegluWideTileFromTokens) return GegluTile::Wide;
-  return m >= kGegluMidTileFromTokens ? GegluTile::Mid : GegluTile::Narrow;
+  if (m >= kGegluMidTileFromTokens) return GegluTile::Mid;
+  return m >= kGegluSlimTileFromTokens ? GegluTile::Slim : GegluTile::Narrow;
 }
 
 const char* gegluTileName(GegluTile tile) {
@@ -192,6 +195,7 @@ const char* gegluTileName(GegluTile tile) {
     case GegluTile::Wide: return "128x256";
     case GegluTile::Mid: return "128x192";
     case GegluTile::Narrow: return "64x96, two blocks per SM";
+    case GegluTile::Slim: return "128x96";
     case GegluTile::Auto: break;
   }
   return "auto";
@@ -211,6 +215,7 @@ void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, cons
   if (tile == GegluTile::Auto) tile = gegluTileFor(m);
   const TileBoxes boxes = tile == GegluTile::Mid      ? boxesOf<MidTile>()
                           : tile == GegluTile::Narrow ? boxesOf<NarrowTile>()
+                          : tile == GegluTile::Slim   ? boxesOf<SlimTile>()
                                                       : boxesOf<WideTile>();
   const CUtensorMap map_x = makeTileMap(type, x, m, dim, boxes.rows);
   const CUtensorMap map_w = makeTileMap(type, wgu, 2 * hidden, dim, boxes.cols);
