@@ -25,7 +25,8 @@ class DownGemmLt {
 
   // Enqueues y = act x down^T on `stream`. The first call for a token count
   // (outside stream capture) times cuBLASLt's candidate algorithms on this
-  // GPU and keeps the fastest; during a capture it takes the first candidate.
+  // GPU by their device time and keeps the fastest; during a capture it takes
+  // the first candidate.
   void run(const void* act, const void* down, void* y, int64_t m, cudaStream_t stream);
 
   // The kept algorithm's rank among cuBLASLt's candidates for m tokens (0 =
