@@ -3,7 +3,7 @@
 // interleaved [gate|up] weights with the GeGLU in the epilogue.
 //
 // Persistent: each block walks tiles of 64 C tokens x N wgu rows (N / 2 hidden
-// units), K step 64, 4 or 5 stages. Warpgroup 0 is the producer: one thread
+// units), K step 64, 4 to 6 stages. Warpgroup 0 is the producer: one thread
 // issues bulk tensor copies (TMA, 128-byte swizzle) that complete on the stage's "full"
 // mbarrier, and runs ahead into the next tile while the consumers are in their
 // epilogue. Consumer warpgroups 1..C each run wgmma m64nNk16 on their 64 rows,
@@ -46,7 +46,8 @@ template <int C, int N> struct Tile {
   static constexpr int kStageBytes = kABytes + kBBytes;
   static constexpr int kBoxUnits = kUnits % 32 == 0 ? 32 : 16;
   static constexpr int kOutBytes = 64 * kUnits * 2;  // one consumer's rows of act
-  static constexpr int kFixedBytes = 1024 /* alignment slack */ + kConsumers * kOutBytes + 2 * 6 * 8;
+  static constexpr int kFixedBytes =
+      1024 /* alignment slack */ + kConsumers * kOutBytes + 2 * 6 * 8 /* full and empty mbarriers, 6 stages at most */;
   static constexpr int kStages =
       std::min(6, (kSmemPerSm / kBlocksPerSm - kSmemReservedPerBlock - kFixedBytes) / kStageBytes);
   static constexpr size_t kSmemBytes = kFixedBytes + size_t(kStages) * kStageBytes;

@@ -160,6 +160,12 @@ FUSELAB_DEFINE_WGMMA(192, 96, 97, 98)
 FUSELAB_DEFINE_WGMMA(256, 128, 129, 130)
 #undef FUSELAB_DEFINE_WGMMA
 
+// gelu_tanh(g[i]) * u[i] and the same at i + 1, packed.
+template <ElemType E>
+__device__ __forceinline__ typename Elem<E>::T2 gegluPair(const float* g, const float* u, int i) {
+  return Elem<E>::pack(geluTanh(g[i]) * u[i], geluTanh(g[i + 1]) * u[i + 1]);
+}
+
 // The GeGLU epilogue of a [gate|up] accumulator d of a m64 n(16 Q) wgmma (wgu's
 // interleave: n8 groups 2q and 2q + 1 are the gate and up values of the same
 // 8 hidden units): act[row, h] = gelu_tanh(gate) * up for this thread's rows
@@ -175,13 +181,8 @@ __device__ __forceinline__ void storeGeglu(typename Elem<E>::T* act, int m, int 
     if (h >= hidden) continue;
     const float* g = d + 8 * q;
     const float* u = d + 8 * q + 4;
-    if (row < m) {
-      *reinterpret_cast<T2*>(act + int64_t(row) * hidden + h) = Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
-    }
-    if (row + 8 < m) {
-      *reinterpret_cast<T2*>(act + int64_t(row + 8) * hidden + h) =
-          Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
-    }
+    if (row < m) *reinterpret_cast<T2*>(act + int64_t(row) * hidden + h) = gegluPair<E>(g, u, 0);
+    if (row + 8 < m) *reinterpret_cast<T2*>(act + int64_t(row + 8) * hidden + h) = gegluPair<E>(g, u, 2);
   }
 }
 
@@ -202,8 +203,8 @@ __device__ __forceinline__ void stageGeglu(unsigned char* out, int lane, int war
     const float* u = d + 8 * q + 4;
     unsigned char* p = out + (q / kChunks) * (64 * kRowBytes) + row * kRowBytes + ((q % kChunks) ^ swizzle) * 16 +
                        (lane % 4) * 4;
-    *reinterpret_cast<T2*>(p) = Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
-    *reinterpret_cast<T2*>(p + 8 * kRowBytes) = Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
+    *reinterpret_cast<T2*>(p) = gegluPair<E>(g, u, 0);
+    *reinterpret_cast<T2*>(p + 8 * kRowBytes) = gegluPair<E>(g, u, 2);
   }
 }
 #endif  // FUSELAB_HAS_WGMMA
