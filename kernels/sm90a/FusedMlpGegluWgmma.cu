@@ -33,9 +33,10 @@ using namespace hopper;
 
 constexpr int kBK = kTileK;
 constexpr int kSmemPerSm = 228 * 1024, kSmemReservedPerBlock = 1024;
+constexpr int kMaxStages = 6;
 
 // A tile shape: C consumer warpgroups of 64 rows each, N wgu rows; act staged
-// for its stores in boxes of kBoxUnits; as many stages (up to 6) as fit.
+// for its stores in boxes of kBoxUnits; as many stages (up to kMaxStages) as fit.
 template <int C, int N> struct Tile {
   static constexpr int kConsumers = C;
   static constexpr int kBM = 64 * kConsumers, kBN = N, kUnits = N / 2;
@@ -47,9 +48,9 @@ template <int C, int N> struct Tile {
   static constexpr int kBoxUnits = kUnits % 32 == 0 ? 32 : 16;
   static constexpr int kOutBytes = 64 * kUnits * 2;  // one consumer's rows of act
   static constexpr int kFixedBytes =
-      1024 /* alignment slack */ + kConsumers * kOutBytes + 2 * 6 * 8 /* full and empty mbarriers, 6 stages at most */;
+      1024 /* alignment slack */ + kConsumers * kOutBytes + 2 * kMaxStages * 8 /* full and empty mbarriers */;
   static constexpr int kStages =
-      std::min(6, (kSmemPerSm / kBlocksPerSm - kSmemReservedPerBlock - kFixedBytes) / kStageBytes);
+      std::min(kMaxStages, (kSmemPerSm / kBlocksPerSm - kSmemReservedPerBlock - kFixedBytes) / kStageBytes);
   static constexpr size_t kSmemBytes = kFixedBytes + size_t(kStages) * kStageBytes;
   static_assert(kUnits % kBoxUnits == 0 && kOutBytes % 1024 == 0 && kStageBytes % 1024 == 0);
 };
@@ -167,21 +168,26 @@ void launchTiled(const GegluGemmMaps& maps, int64_t m, int64_t hidden, int64_t d
   checkCuda(cudaGetLastError(), "GeGLU GEMM launch (wgmma)");
 }
 
+// f(T{}) for the tile shape T of `tile` (Auto is resolved before): the one
+// place that maps a form to its shape, for the maps' boxes and the launch.
+template <class F> decltype(auto) withTile(GegluTile tile, F&& f) {
+  switch (tile) {
+    case GegluTile::Narrow: return f(NarrowTile{});
+    case GegluTile::Slim: return f(SlimTile{});
+    case GegluTile::Mid: return f(MidTile{});
+    default: return f(WideTile{});
+  }
+}
+
 template <ElemType E>
 void launchTyped(const GegluGemmMaps& maps, int64_t m, int64_t hidden, int64_t dim, cudaStream_t stream) {
-  switch (maps.tile) {
-    case GegluTile::Narrow: return launchTiled<E, NarrowTile>(maps, m, hidden, dim, stream);
-    case GegluTile::Slim: return launchTiled<E, SlimTile>(maps, m, hidden, dim, stream);
-    case GegluTile::Mid: return launchTiled<E, MidTile>(maps, m, hidden, dim, stream);
-    default: return launchTiled<E, WideTile>(maps, m, hidden, dim, stream);
-  }
+  withTile(maps.tile, [&](auto tile) { launchTiled<E, decltype(tile)>(maps, m, hidden, dim, stream); });
 }
 
 // The shapes of a form's boxes: x and wgu tiles, and act's stores.
 struct TileBoxes {
   int rows, cols, act_units;
 };
-template <class T> constexpr TileBoxes boxesOf() { return {T::kBM, T::kBN, T::kBoxUnits}; }
 
 }  // namespace
 
@@ -214,10 +220,10 @@ void encodeGegluGemmMaps(GegluGemmMaps& maps, ElemType type, const void* x, cons
   }
   // The boxes are those of the form that will run.
   if (tile == GegluTile::Auto) tile = gegluTileFor(m);
-  const TileBoxes boxes = tile == GegluTile::Mid      ? boxesOf<MidTile>()
-                          : tile == GegluTile::Narrow ? boxesOf<NarrowTile>()
-                          : tile == GegluTile::Slim   ? boxesOf<SlimTile>()
-                                                      : boxesOf<WideTile>();
+  const TileBoxes boxes = withTile(tile, [](auto shape) {
+    using T = decltype(shape);
+    return TileBoxes{T::kBM, T::kBN, T::kBoxUnits};
+  });
   const CUtensorMap map_x = makeTileMap(type, x, m, dim, boxes.rows);
   const CUtensorMap map_w = makeTileMap(type, wgu, 2 * hidden, dim, boxes.cols);
   const CUtensorMap map_act = makeBoxMap(type, act, m, hidden, 64, boxes.act_units);
