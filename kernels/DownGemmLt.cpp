@@ -5,6 +5,7 @@
 #include <cublasLt.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -88,6 +89,52 @@ class CandidateTimer {
   cudaEvent_t start_ = nullptr, end_ = nullptr;
 };
 
+// cuBLASLt's heuristic offers 8 configurations. The same kernels with another
+// split of K or another cluster shape are often faster at small token counts
+// (H200, us of device time, heuristic's best / best variant: 128 tokens
+// 6.3 / 5.5, 256 tokens 6.7 / 6.4; searched over every algorithm, tile,
+// stage count, split, reduction and cluster shape, the winners were all such
+// variants), so those variants are timed too. Split sums are reduced in fp32
+// in the workspace: deterministic, one rounding to the output type.
+std::vector<cublasLtMatmulAlgo_t> withVariants(cublasLtHandle_t handle, cublasLtMatmulDesc_t op,
+                                               cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                               cublasLtMatrixLayout_t c,
+                                               const std::vector<cublasLtMatmulAlgo_t>& heuristic) {
+  constexpr uint32_t kSplits[] = {1, 2, 4, 8};
+  constexpr uint16_t kClusters[] = {CUBLASLT_CLUSTER_SHAPE_AUTO, CUBLASLT_CLUSTER_SHAPE_1x1x1,
+                                    CUBLASLT_CLUSTER_SHAPE_2x1x1, CUBLASLT_CLUSTER_SHAPE_1x2x1,
+                                    CUBLASLT_CLUSTER_SHAPE_2x2x1};
+  std::vector<cublasLtMatmulAlgo_t> all = heuristic;
+  auto known = [&all](const cublasLtMatmulAlgo_t& x) {
+    return std::any_of(all.begin(), all.end(), [&x](const auto& y) { return std::memcmp(&x, &y, sizeof x) == 0; });
+  };
+  for (const cublasLtMatmulAlgo_t& base : heuristic) {
+    int32_t splits_supported = 0;
+    uint32_t reductions = 0;
+    size_t written = 0;
+    cublasLtMatmulAlgoCapGetAttribute(&base, CUBLASLT_ALGO_CAP_SPLITK_SUPPORT, &splits_supported,
+                                      sizeof splits_supported, &written);
+    cublasLtMatmulAlgoCapGetAttribute(&base, CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK, &reductions, sizeof reductions,
+                                      &written);
+    for (uint32_t splits : kSplits) {
+      const uint32_t reduction = splits > 1 ? CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE : CUBLASLT_REDUCTION_SCHEME_NONE;
+      if (splits > 1 && (!splits_supported || !(reductions & reduction))) continue;
+      for (uint16_t cluster : kClusters) {
+        cublasLtMatmulAlgo_t v = base;
+        cublasLtMatmulAlgoConfigSetAttribute(&v, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splits, sizeof splits);
+        cublasLtMatmulAlgoConfigSetAttribute(&v, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &reduction, sizeof reduction);
+        cublasLtMatmulAlgoConfigSetAttribute(&v, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, &cluster, sizeof cluster);
+        cublasLtMatmulHeuristicResult_t check{};
+        if (cublasLtMatmulAlgoCheck(handle, op, a, b, c, c, &v, &check) != CUBLAS_STATUS_SUCCESS ||
+            check.workspaceSize > kWorkspaceBytes || known(v))
+          continue;
+        all.push_back(v);
+      }
+    }
+  }
+  return all;
+}
+
 }  // namespace
 
 // Row-major y [m, dim] = act [m, hidden] x down [dim, hidden]^T is, in
@@ -96,7 +143,7 @@ class CandidateTimer {
 struct DownGemmLt::Plan {
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
-  std::vector<cublasLtMatmulHeuristicResult_t> candidates;
+  std::vector<cublasLtMatmulAlgo_t> candidates;  // the heuristic's first, then the rest and their variants
   int chosen = 0;
 
   ~Plan() {
@@ -146,40 +193,53 @@ DownGemmLt::Plan& DownGemmLt::planFor(int64_t m, const void* act, const void* do
   check(cublasLtMatmulPreferenceCreate(&pref), "preference");
   const uint64_t ws = kWorkspaceBytes;
   cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
-  plan->candidates.resize(kCandidates);
+  std::vector<cublasLtMatmulHeuristicResult_t> heuristic(kCandidates);
   int found = 0;
   const cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(lt(handle_), plan->op, plan->a, plan->b, plan->c, plan->c,
-                                                          pref, kCandidates, plan->candidates.data(), &found);
+                                                          pref, kCandidates, heuristic.data(), &found);
   cublasLtMatmulPreferenceDestroy(pref);
   check(s, "algorithm heuristic");
   if (found == 0) throw std::runtime_error("fused_mlp down GEMM: cuBLASLt has no algorithm for this shape");
-  plan->candidates.resize(size_t(found));
+  for (int k = 0; k < found; ++k) plan->candidates.push_back(heuristic[size_t(k)].algo);
 
   // Time the candidates on the real operands, unless this call is being
   // captured into a CUDA graph (no synchronization allowed there).
   cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
   check(cudaStreamIsCapturing(stream, &capturing), "capture status");
-  if (capturing == cudaStreamCaptureStatusNone && found > 1) {
-    const float alpha = 1.0f, beta = 0.0f;
+  if (capturing == cudaStreamCaptureStatusNone) {
+    plan->candidates = withVariants(lt(handle_), plan->op, plan->a, plan->b, plan->c, plan->candidates);
     CandidateTimer timer(stream);
     float best = -1;
-    for (int k = 0; k < found; ++k) {
-      const float us = timer.time([&](cudaStream_t s) {
-        return cublasLtMatmul(lt(handle_), plan->op, &alpha, down, plan->a, act, plan->b, &beta, y, plan->c, y,
-                              plan->c, &plan->candidates[k].algo, workspace_, kWorkspaceBytes, s);
-      });
+    for (int k = 0; k < int(plan->candidates.size()); ++k) {
+      const float us = timer.time([&](cudaStream_t s) { return cublasStatus_t(launch(*plan, k, act, down, y, s)); });
       if (us >= 0 && (best < 0 || us < best)) best = us, plan->chosen = k;
     }
   }
   return *plans_.emplace(m, std::move(plan)).first->second;
 }
 
-void DownGemmLt::run(const void* act, const void* down, void* y, int64_t m, cudaStream_t stream) {
-  Plan& plan = planFor(m, act, down, y, stream);
+int DownGemmLt::launch(const Plan& plan, int k, const void* act, const void* down, void* y,
+                       cudaStream_t stream) const {
   const float alpha = 1.0f, beta = 0.0f;
-  check(cublasLtMatmul(lt(handle_), plan.op, &alpha, down, plan.a, act, plan.b, &beta, y, plan.c, y, plan.c,
-                       &plan.candidates[size_t(plan.chosen)].algo, workspace_, kWorkspaceBytes, stream),
-        "cublasLtMatmul");
+  return cublasLtMatmul(lt(handle_), plan.op, &alpha, down, plan.a, act, plan.b, &beta, y, plan.c, y, plan.c,
+                        &plan.candidates[size_t(k)], workspace_, kWorkspaceBytes, stream);
+}
+
+void DownGemmLt::run(const void* act, const void* down, void* y, int64_t m, cudaStream_t stream) {
+  const Plan& plan = planFor(m, act, down, y, stream);
+  check(cublasStatus_t(launch(plan, plan.chosen, act, down, y, stream)), "cublasLtMatmul");
+}
+
+void DownGemmLt::runCandidate(int k, const void* act, const void* down, void* y, int64_t m, cudaStream_t stream) {
+  if (k < 0 || k >= candidateCount(m))
+    throw std::out_of_range("fused_mlp down GEMM: no candidate " + std::to_string(k) + " for " + std::to_string(m) +
+                            " tokens");
+  check(cublasStatus_t(launch(*plans_.at(m), k, act, down, y, stream)), "cublasLtMatmul");
+}
+
+int DownGemmLt::candidateCount(int64_t m) const {
+  auto it = plans_.find(m);
+  return it == plans_.end() ? 0 : int(it->second->candidates.size());
 }
 
 int DownGemmLt::chosenCandidate(int64_t m) const {

@@ -24,18 +24,26 @@ class DownGemmLt {
   DownGemmLt& operator=(const DownGemmLt&) = delete;
 
   // Enqueues y = act x down^T on `stream`. The first call for a token count
-  // (outside stream capture) times cuBLASLt's candidate algorithms on this
-  // GPU by their device time and keeps the fastest; during a capture it takes
-  // the first candidate.
+  // (outside stream capture) times cuBLASLt's candidate algorithms and their
+  // variants (split of K, cluster shape) on this GPU by their device time and
+  // keeps the fastest; during a capture it takes the heuristic's first choice.
   void run(const void* act, const void* down, void* y, int64_t m, cudaStream_t stream);
 
-  // The kept algorithm's rank among cuBLASLt's candidates for m tokens (0 =
-  // its first choice), or -1 before the first run with m: for benchmarks.
+  // The kept algorithm's index among the candidates for m tokens (0 = the
+  // heuristic's first choice, 1-7 its others, then variants), or -1 before
+  // the first run with m: for benchmarks.
   int chosenCandidate(int64_t m) const;
+
+  // For tests: how many candidates were planned for m tokens (0 before the
+  // first run with m), and a run of candidate k of them.
+  int candidateCount(int64_t m) const;
+  void runCandidate(int k, const void* act, const void* down, void* y, int64_t m, cudaStream_t stream);
 
  private:
   struct Plan;
   Plan& planFor(int64_t m, const void* act, const void* down, void* y, cudaStream_t stream);
+  // Enqueues candidate k of the plan; returns cuBLAS's status.
+  int launch(const Plan& plan, int k, const void* act, const void* down, void* y, cudaStream_t stream) const;
 
   int64_t dim_, hidden_;
   bool bf16_;

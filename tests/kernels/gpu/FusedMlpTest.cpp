@@ -33,6 +33,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/DownGemmLt.h"
 #include "kernels/FusedMlp.h"
 #include "kernels/FusedMlpKernels.h"
 #include "kernels/FusedMlpSmallMOnePass.h"
@@ -503,6 +504,37 @@ TEST(FusedMlp, EveryGegluGemmFormMatchesTheReference) {
       EXPECT_TRUE(guarded[tokens].isnan().all().item<bool>()) << what << ": the row after act was written";
       EXPECT_LE(e.rel, 2 * epsOf(at::kBFloat16)) << what;  // one rounding of act to bf16
     }
+  }
+}
+
+// The down GEMM times cuBLASLt's candidates and their variants (split of K,
+// cluster shape) and keeps the fastest, which may differ from run to run:
+// each of them must give y.
+TEST(FusedMlp, EveryDownGemmCandidateMatchesTheReference) {
+  SKIP_WITHOUT_GPU();
+  const int64_t dim = 768, hidden = 3072;
+  for (int64_t tokens : {100, 256, 512}) {
+    at::Generator gen = at::detail::createCPUGenerator(90 + uint64_t(tokens));
+    const at::Tensor act = at::randn({tokens, hidden}, gen, at::kFloat).to(at::Device(at::kCUDA, 0), at::kBFloat16);
+    const at::Tensor down = (at::randn({dim, hidden}, gen, at::kFloat) / std::sqrt(double(hidden)))
+                                .to(at::Device(at::kCUDA, 0), at::kBFloat16);
+    at::globalContext().setAllowTF32CuBLAS(false);
+    const at::Tensor ref = at::matmul(act.to(at::kFloat), down.to(at::kFloat).t());
+    const cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
+    DownGemmLt gemm(dim, hidden, true, 0);
+    at::Tensor y = at::empty({tokens, dim}, act.options());
+    gemm.run(act.data_ptr(), down.data_ptr(), y.data_ptr(), tokens, stream);  // plans and times the candidates
+    const int count = gemm.candidateCount(tokens);
+    EXPECT_GT(count, 1) << tokens << " tokens";
+    for (int k = 0; k < count; ++k) {
+      y.fill_(std::numeric_limits<float>::quiet_NaN());
+      gemm.runCandidate(k, act.data_ptr(), down.data_ptr(), y.data_ptr(), tokens, stream);
+      const Errors e = errorsAgainst(y, ref);
+      EXPECT_TRUE(e.finite) << tokens << " tokens, candidate " << k << ": some values were not written";
+      EXPECT_LE(e.rel, 2 * epsOf(at::kBFloat16)) << tokens << " tokens, candidate " << k;  // one rounding of y
+    }
+    EXPECT_THROW(gemm.runCandidate(count, act.data_ptr(), down.data_ptr(), y.data_ptr(), tokens, stream),
+                 std::out_of_range);
   }
 }
 
