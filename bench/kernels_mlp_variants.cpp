@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,29 @@ namespace fuselab {
 namespace {
 
 constexpr int64_t kDim = 768, kHidden = 3072;
-const int64_t kTokens[] = {1, 16, 64, 128, 256, 512, 1024, 2048, 8192};
+// The token counts of the table; --tokens=N,N,... replaces them.
+std::vector<int64_t>& tokenCounts() {
+  static std::vector<int64_t> t = {1, 16, 64, 128, 256, 512, 1024, 2048, 8192};
+  return t;
+}
+
+// "--tokens=64,96,128" -> {64, 96, 128}; false where an entry is not a count of 1 to 65536.
+bool parseTokenCounts(const std::string& list, std::vector<int64_t>& out) {
+  out.clear();
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      return false;
+    }
+    if (used != item.size() || v < 1 || v > 65536) return false;
+    out.push_back(v);
+  }
+  return !out.empty();
+}
 
 struct Row {
   int64_t tokens;
@@ -231,7 +254,7 @@ void printTable() {
               long(kDim), long(kHidden));
   std::printf("%7s  %-34s %11s %9s %9s %11s %8s\n", "tokens", "variant", "us/forward", "vs eager", "TFLOP/s",
               "weight GB/s", "host us");
-  for (int64_t tokens : kTokens) {
+  for (int64_t tokens : tokenCounts()) {
     double eager = 0;
     for (const Row& r : rows()) {
       if (r.tokens == tokens && r.variant == "eager") eager = seconds()[rowName(r)];
@@ -262,7 +285,7 @@ void printTable() {
 void printSummary() {
   std::printf("\nfused (auto) against the others, same run (ratio = their time / fused time; >1: fused is faster)\n");
   std::printf("%7s %11s  %-34s %11s %11s\n", "tokens", "fused us", "fastest other", "vs fastest", "vs graph");
-  for (int64_t tokens : kTokens) {
+  for (int64_t tokens : tokenCounts()) {
     double fused = 0, graph = 0, best = 0;
     std::string best_name;
     auto consider = [&](const std::string& name, double s) {
@@ -485,16 +508,25 @@ int main(int argc, char** argv) {
   bool small_kernels = true;
   for (int i = 1; i < argc;) {  // our own flags, before Google Benchmark sees the rest
     const std::string arg = argv[i];
-    if (arg.rfind("--peers", 0) == 0 || arg == "--no_small_kernels") {
-      if (arg == "--no_small_kernels") small_kernels = false;
-      else runPeers(arg.size() > 8 && arg[7] == '=' ? arg.substr(8) : "");
+    if (arg.rfind("--peers", 0) == 0 || arg == "--no_small_kernels" || arg.rfind("--tokens=", 0) == 0) {
+      if (arg == "--no_small_kernels") {
+        small_kernels = false;
+      } else if (arg.rfind("--tokens=", 0) == 0) {
+        if (!parseTokenCounts(arg.substr(9), tokenCounts())) {
+          std::fprintf(stderr, "--tokens: expected token counts from 1 to 65536 separated by commas, got '%s'\n",
+                       arg.substr(9).c_str());
+          return 2;
+        }
+      } else {
+        runPeers(arg.size() > 8 && arg[7] == '=' ? arg.substr(8) : "");
+      }
       for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
       --argc;
     } else {
       ++i;
     }
   }
-  for (int64_t tokens : kTokens) {
+  for (int64_t tokens : tokenCounts()) {
     addWorkloadRow(tokens, "eager", "mlp", "geglu", false);
     addWorkloadRow(tokens, "eager, CUDA graph", "mlp", "geglu", true);
     addWorkloadRow(tokens, "liger (4 kernels)", "fused_mlp", "liger", false);
@@ -504,8 +536,10 @@ int main(int argc, char** argv) {
       addWorkloadRow(tokens, "fused (auto), L2-cold", "fused_mlp", "auto", false, 4);
       addWorkloadRow(tokens, "fused small_deterministic", "fused_mlp", "small_deterministic", false);
     } else {
-      // Where auto takes the one launch (Hopper), the two launches it replaced.
-      if (tokens <= kFusedMlpSmallMaxTokensHopper) addWorkloadRow(tokens, "fused large", "fused_mlp", "large", false);
+      // Up to 128 tokens on Hopper, the one launch that auto leaves for the large path.
+      if (tokens <= kFusedMlpSmallMaxTokensHopper && fusedmlp::gegluGemmWgmmaAvailable(0)) {
+        addWorkloadRow(tokens, "fused small (one pass, row tiles)", "fused_mlp", "small", false);
+      }
       addWorkloadRow(tokens, "fused large_mma (portable kernel)", "fused_mlp", "large_mma", false);
       addDownGemmRow(tokens);
       addGegluGemmRows(tokens);
