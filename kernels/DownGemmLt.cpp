@@ -16,7 +16,8 @@ namespace {
 
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;  // what cuBLAS suggests for Hopper
 constexpr int kCandidates = 8;
-constexpr int kTimedRuns = 20;
+constexpr int kTimedRuns = 20;  // launches per timed graph
+constexpr int kReplays = 3;     // timed replays of it
 
 void check(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
@@ -66,15 +67,19 @@ class CandidateTimer {
     captured = cudaStreamEndCapture(side_, &graph) == cudaSuccess && captured;  // the capture always ends
     cudaGraphExec_t exec = nullptr;
     if (!captured || cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) return fail(graph, nullptr);
-    float ms = 0;
-    const bool timed = cudaGraphLaunch(exec, side_) == cudaSuccess &&  // warm: the graph's first upload
-                       cudaEventRecord(start_, side_) == cudaSuccess && cudaGraphLaunch(exec, side_) == cudaSuccess &&
-                       cudaEventRecord(end_, side_) == cudaSuccess && cudaEventSynchronize(end_) == cudaSuccess &&
-                       cudaEventElapsedTime(&ms, start_, end_) == cudaSuccess;
+    bool timed = cudaGraphLaunch(exec, side_) == cudaSuccess;  // warm: the graph's first upload
+    float best = -1;
+    for (int r = 0; r < kReplays && timed; ++r) {  // the fastest replay: a candidate is not judged by one slow one
+      float ms = 0;
+      timed = cudaEventRecord(start_, side_) == cudaSuccess && cudaGraphLaunch(exec, side_) == cudaSuccess &&
+              cudaEventRecord(end_, side_) == cudaSuccess && cudaEventSynchronize(end_) == cudaSuccess &&
+              cudaEventElapsedTime(&ms, start_, end_) == cudaSuccess;
+      if (timed && (best < 0 || ms < best)) best = ms;
+    }
     if (!timed) return fail(graph, exec);
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
-    return ms * 1000.0f / kTimedRuns;
+    return best * 1000.0f / kTimedRuns;
   }
 
  private:

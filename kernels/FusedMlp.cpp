@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -95,7 +94,11 @@ int FusedMlp::kernelsPerForward(FusedMlpPath resolved) {
 }
 
 FusedMlpPath FusedMlp::resolve(int64_t tokens, FusedMlpPath path) const {
-  if (path == FusedMlpPath::Auto) path = smallTakes(tokens) ? FusedMlpPath::Small : FusedMlpPath::Large;
+  // Past 64 tokens the large path beat the Hopper one pass at every count up
+  // to 128 but one (H200, us per forward, one pass / large: 65 14.2 / 13.0,
+  // 96 13.3 / 12.6, 112 12.9 / 12.3-12.5, 128 12.8-12.9 / 11.8-11.9; 72
+  // 13.7 / 13.3-14.9), once the down GEMM's split-K variants were timed.
+  if (path == FusedMlpPath::Auto) path = tokens <= kFusedMlpSmallMaxTokens ? FusedMlpPath::Small : FusedMlpPath::Large;
   if (path == FusedMlpPath::Large && !wgmma_) path = FusedMlpPath::LargeMma;
   return path;
 }
@@ -149,7 +152,6 @@ struct SmallKernel {
 
 struct FusedMlp::State {
   std::map<std::pair<int64_t, bool>, SmallKernel> small;  // by token count and determinism
-  std::set<int64_t> small_refused;  // token counts whose small plan failed (not planned again every forward)
   bool weights_just_written = true;  // by the constructor's copies: no early start for the next launch
   Scratch act, gate_out, up_out;
   View2d x2, y2;
@@ -178,19 +180,6 @@ struct FusedMlp::State {
     return it->second;
   }
 };
-
-bool FusedMlp::smallTakes(int64_t tokens) const {
-  if (tokens <= kFusedMlpSmallMaxTokens) return true;
-  if (tokens > kFusedMlpSmallMaxTokensHopper || !wgmma_ || state_->small_refused.count(tokens)) return false;
-  c10::cuda::CUDAGuard guard(device_);
-  try {
-    state_->smallKernel(tokens, dim_, hidden_, elemType(dtype_), device_, false);
-    return true;
-  } catch (const WorkloadError&) {
-    state_->small_refused.insert(tokens);  // the planner says why; auto takes the large path
-    return false;
-  }
-}
 
 FusedMlp::FusedMlp(const at::Tensor& gate, const at::Tensor& up, const at::Tensor& down)
     : state_(std::make_unique<State>()) {
@@ -324,7 +313,11 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
   std::ostringstream o;
   const FusedMlpPath r = resolve(tokens, path);
   const int n = kernelsPerForward(r);
-  o << n << (n == 1 ? " kernel" : " kernels") << " per forward: ";
+  o << n << (n == 1 ? " kernel" : " kernels") << " per forward";
+  if (r == FusedMlpPath::Large || r == FusedMlpPath::LargeMma) {
+    o << " (3 where cuBLASLt's pick splits K and adds the splits in a kernel of its own)";
+  }
+  o << ": ";
   switch (r) {
     case FusedMlpPath::Small:
     case FusedMlpPath::SmallDeterministic: {
@@ -362,7 +355,7 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
     }
     case FusedMlpPath::Large:
       o << "GeGLU GEMM (wgmma, sm_90a, persistent, " << fm::gegluTileName(fm::gegluTileFor(tokens))
-        << " tiles) + cuBLASLt down GEMM (algorithm timed once per token count); from the second forward on, "
+        << " tiles) + cuBLASLt down GEMM (algorithm and split of K timed once per token count); from the second forward on, "
            "replayed as one CUDA graph";
       break;
     case FusedMlpPath::LargeMma:
@@ -385,7 +378,6 @@ FusedMlp::FusedMlp(const at::Tensor&, const at::Tensor&, const at::Tensor&) {
   throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
 }
 FusedMlp::~FusedMlp() = default;
-bool FusedMlp::smallTakes(int64_t) const { return false; }
 void FusedMlp::forward(const at::Tensor&, at::Tensor&, FusedMlpPath) {
   throw WorkloadError("fused_mlp needs CUDA, and this fuselab build has none");
 }

@@ -5,11 +5,13 @@
 //              in one kernel (fp32 atomic split-K reduction: y's last bits may
 //              vary between runs)
 //   small_deterministic: as small, with a fixed-order reduction (same bits every run)
-//   large:     two launches: GeGLU GEMM (wgmma on sm_90a, else mma.sync) + cuBLAS down GEMM
+//   large:     two launches: GeGLU GEMM (wgmma on sm_90a, else mma.sync) + cuBLASLt
+//              down GEMM (three where cuBLASLt's pick splits K: it adds the
+//              splits in a kernel of its own)
 //   large_mma: as large, forcing the portable mma.sync kernel (what sm_80 runs)
 //   liger:     four launches: cuBLAS gate, cuBLAS up, one GeGLU elementwise pass, cuBLAS down
-//   auto:      small where it runs (m <= 64, or up to 128 with the Hopper
-//              one-pass kernel), else large
+//   auto:      small up to 64 tokens, else large (on Hopper too: the large
+//              path beat the one pass in row tiles at 65-128 tokens)
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -57,9 +59,8 @@ class FusedMlp {
   void forward(const at::Tensor& x, at::Tensor& y, FusedMlpPath path);
   at::Tensor forward(const at::Tensor& x, FusedMlpPath path);
 
-  // What `path` runs for `tokens` tokens: Auto becomes Small where the one
-  // launch runs that many tokens here, else Large; Large becomes LargeMma where
-  // the wgmma kernel cannot run.
+  // What `path` runs for `tokens` tokens: Auto becomes Small up to 64 tokens,
+  // else Large; Large becomes LargeMma where the wgmma kernel cannot run.
   FusedMlpPath resolve(int64_t tokens, FusedMlpPath path) const;
   static int kernelsPerForward(FusedMlpPath resolved);
   bool wgmmaAvailable() const { return wgmma_; }
@@ -75,9 +76,6 @@ class FusedMlp {
 
  private:
   struct State;  // kernel plans, bulk-copy descriptors and views kept between calls (FusedMlp.cpp)
-
-  // Whether the one-launch small kernel takes `tokens` tokens on this device.
-  bool smallTakes(int64_t tokens) const;
 
   int64_t dim_ = 0, hidden_ = 0;
   at::ScalarType dtype_ = at::kBFloat16;

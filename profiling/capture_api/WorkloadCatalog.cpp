@@ -54,10 +54,10 @@ WorkloadInfo fusedMlp() {
   info.title = "Fused GeGLU MLP (own CUDA kernels)";
   info.description =
       "The mlp workload's down(gelu_tanh(gate(x)) * up(x)) on fuselab's own kernels. auto: small when "
-      "batch * seq <= 64 (up to 128 on Hopper GPUs where the shape fits), else large. small: the whole MLP in 1 kernel (fp32 "
-      "atomic split-K sum: the last bits may vary between runs). "
+      "batch * seq <= 64, else large. small: the whole MLP in 1 kernel (fp32 atomic split-K sum: the last bits may "
+      "vary between runs; up to 128 tokens on Hopper GPUs where the shape fits). "
       "small_deterministic: as small, summed in a fixed order (the same bits every run; up to 64). large: gate+up GEMM with GeGLU in its "
-      "epilogue, then the down GEMM (2 kernels). large_mma: large on the portable mma.sync kernel. liger: "
+      "epilogue, then the down GEMM (2 kernels, 3 where cuBLASLt splits K). large_mma: large on the portable mma.sync kernel. liger: "
       "cuBLAS GEMMs around one GeGLU elementwise kernel (4 kernels), like Liger and torch.compile.";
   // kernels/FusedMlp.h names the same paths (fusedMlpPathNames(); a kernels test checks they agree).
   info.variants = {"auto", "small", "small_deterministic", "large", "large_mma", "liger"};
