@@ -316,6 +316,8 @@ std::string FusedMlp::explain(int64_t tokens, FusedMlpPath path) const {
   o << n << (n == 1 ? " kernel" : " kernels") << " per forward";
   if (r == FusedMlpPath::Large || r == FusedMlpPath::LargeMma) {
     o << " (3 where cuBLASLt's pick splits K and adds the splits in a kernel of its own)";
+  } else if (r == FusedMlpPath::Liger) {
+    o << " (5 where cuBLAS splits K for one of its GEMMs)";
   }
   o << ": ";
   switch (r) {

@@ -10,6 +10,7 @@
 //              splits in a kernel of its own)
 //   large_mma: as large, forcing the portable mma.sync kernel (what sm_80 runs)
 //   liger:     four launches: cuBLAS gate, cuBLAS up, one GeGLU elementwise pass, cuBLAS down
+//              (five where cuBLAS splits K for one of them)
 //   auto:      small up to 64 tokens, else large (on Hopper too: the large
 //              path beat the one pass in row tiles at 65-128 tokens)
 #pragma once

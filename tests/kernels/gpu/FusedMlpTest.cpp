@@ -574,13 +574,16 @@ TEST(FusedMlp, KernelsPerForward) {
     const int liger = kernelsInOneForward(mlp, in.x, y, FusedMlpPath::Liger);
     std::printf("tokens %ld: auto (%s) %d kernel(s), liger %d kernel(s)\n", long(tokens),
                 fusedMlpPathName(mlp.resolve(tokens, FusedMlpPath::Auto)).c_str(), fused, liger);
+    // Where cuBLAS splits K for a GEMM, it adds the splits in a kernel of its
+    // own: the large path runs 2 or 3 kernels, liger 4 or 5 (H200: 5 at 1-128
+    // tokens, 4 at 8192).
+    EXPECT_GE(liger, 4) << "tokens " << tokens;
+    EXPECT_LE(liger, 5) << "tokens " << tokens;
     if (tokens <= kFusedMlpSmallMaxTokens) {
       EXPECT_EQ(fused, 1) << "tokens " << tokens;
     } else {
-      // Two, or three where cuBLASLt's pick splits K and adds the splits in a kernel of its own.
       EXPECT_GE(fused, 2) << "tokens " << tokens;
       EXPECT_LE(fused, 3) << "tokens " << tokens;
-      EXPECT_EQ(liger, 4) << "tokens " << tokens;
     }
   }
 }
