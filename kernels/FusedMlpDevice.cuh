@@ -112,6 +112,13 @@ template <> struct Elem<ElemType::FP16> {
   static __device__ __forceinline__ float2 unpack(T2 v) { return __half22float2(v); }
 };
 
+// gelu_tanh(g[i]) * u[i] and the same at i + 1, packed: every GeGLU epilogue's
+// pair of an accumulator fragment's gate and up values.
+template <ElemType E>
+__device__ __forceinline__ typename Elem<E>::T2 gegluPair(const float* g, const float* u, int i) {
+  return Elem<E>::pack(geluTanh(g[i]) * u[i], geluTanh(g[i + 1]) * u[i + 1]);
+}
+
 // The operands of every small-token kernel's argument struct: x, the interleaved
 // gate/up weights, the down weights and y, and the plan's sizes.
 template <ElemType E> struct MlpOperands {

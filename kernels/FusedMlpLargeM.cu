@@ -104,14 +104,9 @@ __global__ void __launch_bounds__(kThreads)
       if (h >= hidden) continue;
       const float* g = acc[mt][2 * p];
       const float* u = acc[mt][2 * p + 1];
-      if (row < m) {
-        *reinterpret_cast<typename Elem<E>::T2*>(act + int64_t(row) * hidden + h) =
-            Elem<E>::pack(geluTanh(g[0]) * u[0], geluTanh(g[1]) * u[1]);
-      }
-      if (row + 8 < m) {
-        *reinterpret_cast<typename Elem<E>::T2*>(act + int64_t(row + 8) * hidden + h) =
-            Elem<E>::pack(geluTanh(g[2]) * u[2], geluTanh(g[3]) * u[3]);
-      }
+      using T2 = typename Elem<E>::T2;
+      if (row < m) *reinterpret_cast<T2*>(act + int64_t(row) * hidden + h) = gegluPair<E>(g, u, 0);
+      if (row + 8 < m) *reinterpret_cast<T2*>(act + int64_t(row + 8) * hidden + h) = gegluPair<E>(g, u, 2);
     }
   }
 }

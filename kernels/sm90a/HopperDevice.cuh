@@ -160,12 +160,6 @@ FUSELAB_DEFINE_WGMMA(192, 96, 97, 98)
 FUSELAB_DEFINE_WGMMA(256, 128, 129, 130)
 #undef FUSELAB_DEFINE_WGMMA
 
-// gelu_tanh(g[i]) * u[i] and the same at i + 1, packed.
-template <ElemType E>
-__device__ __forceinline__ typename Elem<E>::T2 gegluPair(const float* g, const float* u, int i) {
-  return Elem<E>::pack(geluTanh(g[i]) * u[i], geluTanh(g[i + 1]) * u[i + 1]);
-}
-
 // The GeGLU epilogue of a [gate|up] accumulator d of a m64 n(16 Q) wgmma (wgu's
 // interleave: n8 groups 2q and 2q + 1 are the gate and up values of the same
 // 8 hidden units): act[row, h] = gelu_tanh(gate) * up for this thread's rows
