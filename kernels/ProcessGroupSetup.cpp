@@ -46,6 +46,7 @@ std::optional<RankEnv> rankEnvFromEnvironment() {
   e.rank = envInt("RANK", 0, e.world_size - 1);
   e.master_addr = env("MASTER_ADDR").value_or("127.0.0.1");
   e.master_port = envInt("MASTER_PORT", 1, 65535);
+  e.local_rank = env("LOCAL_RANK") ? envInt("LOCAL_RANK", 0, e.world_size - 1) : e.rank;
   return e;
 }
 
@@ -53,6 +54,7 @@ ProcessGroup joinProcessGroup(const RankEnv& e, Device device) {
   ProcessGroup pg;
   pg.rank = e.rank;
   pg.world_size = e.world_size;
+  pg.local_rank = e.local_rank >= 0 ? e.local_rank : e.rank;
   try {
     if (e.master_port == 0) {
       if (e.world_size != 1) throw WorkloadError("a world of several ranks needs MASTER_PORT");
@@ -87,6 +89,26 @@ ProcessGroup joinProcessGroup(const RankEnv& e, Device device) {
   return pg;
 }
 
+namespace {
+
+// JSON as Python's json.dumps writes it (", " and ": "), as Kineto's
+// distributedInfo is: HTA finds a file's rank with the pattern "rank":\s+(\d+).
+std::string spacedJson(const nlohmann::ordered_json& j) {
+  std::string out;
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items())
+      out += (out.empty() ? "{" : ", ") + nlohmann::json(key).dump() + ": " + spacedJson(value);
+    return out.empty() ? "{}" : out + "}";
+  }
+  if (j.is_array()) {
+    for (const auto& value : j) out += (out.empty() ? "[" : ", ") + spacedJson(value);
+    return out.empty() ? "[]" : out + "]";
+  }
+  return j.dump();
+}
+
+}  // namespace
+
 std::string distributedInfoJson(const ProcessGroup& pg) {
   nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
   for (int r = 0; r < pg.world_size; ++r) ranks.push_back(r);
@@ -103,7 +125,7 @@ std::string distributedInfoJson(const ProcessGroup& pg) {
   j["pg_count"] = 1;
   j["pg_config"] = nlohmann::ordered_json::array({group});
   if (!pg.nccl_version.empty()) j["nccl_version"] = pg.nccl_version;
-  return j.dump();
+  return spacedJson(j);
 }
 
 }  // namespace fuselab

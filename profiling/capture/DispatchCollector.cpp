@@ -2,12 +2,16 @@
 
 #include <ATen/record_function.h>
 #include <nlohmann/json.hpp>
+#include <torch/csrc/profiler/util.h>
 
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <string>
+#include <unordered_map>
+#include <vector>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -22,6 +26,9 @@ constexpr const char* kUnnamed = "(unnamed: name table full)";
 // Markers in the shape stream: a non-tensor input, a list of tensors.
 constexpr int64_t kNotTensor = -1;
 constexpr int64_t kTensorList = -2;
+constexpr uint32_t kNoComms = UINT32_MAX;
+// Communication fields kept per thread before the rest are dropped.
+constexpr size_t kCommsPerThread = size_t(1) << 16;
 
 struct Record {
   int64_t start_ns;
@@ -29,6 +36,7 @@ struct Record {
   uint32_t name;   // index into DispatchThreadBuffer::names
   uint32_t shapes_begin;
   uint32_t shapes_size;  // int64 values in shape_values; 0 = not recorded
+  uint32_t comms;        // index into DispatchThreadBuffer::comms, kNoComms = none
   uint16_t depth;
   bool user_scope;
 };
@@ -111,6 +119,11 @@ struct DispatchThreadBuffer {
   size_t shape_capacity;
   size_t shape_size = 0;
   std::unique_ptr<int64_t[]> shape_values;
+
+  // record_param_comms' communication fields (torch.profiler's keys, values
+  // as raw JSON text). Collectives are rare and slow (tens of us each), so
+  // these allocate, unlike the rest of the hot path.
+  std::vector<std::unordered_map<std::string, std::string>> comms;
 
   uint64_t dropped = 0;
   uint64_t dropped_shapes = 0;
@@ -283,6 +296,23 @@ void recordShapes(DispatchThreadBuffer& b, Record& r, c10::ArrayRef<const c10::I
   b.shape_size = pos;
 }
 
+// What torch.profiler writes for a collective (record_param_comms, whose
+// name sets isNcclMeta): the thread's ParamCommsDebugInfo as key -> raw JSON
+// value, by LibTorch's own saveNcclMeta, so every key this LibTorch writes
+// ("Collective name", "Process Group Name", "Group size", ...) is ours too.
+void recordComms(DispatchThreadBuffer& b, Record& r, const at::RecordFunction& fn) {
+  if (b.comms.size() >= kCommsPerThread) return;
+  try {
+    auto fields = torch::profiler::impl::saveNcclMeta(fn, torch::profiler::impl::SaveNcclMetaConfig());
+    std::erase_if(fields, [](const auto& kv) { return kv.second.empty() || kv.second == "\"\""; });
+    if (fields.empty()) return;
+    r.comms = static_cast<uint32_t>(b.comms.size());
+    b.comms.push_back(std::move(fields));
+  } catch (...) {
+    // No fields rather than no event.
+  }
+}
+
 // An async event (c10d's collective work: started by the thread that issues
 // it, ended by the one that completes it) keeps where its record is.
 struct AsyncEnd final : at::ObserverContext {
@@ -305,9 +335,11 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn) {
   r.name = internName(*b, fn.name());
   r.shapes_begin = 0;
   r.shapes_size = 0;
+  r.comms = kNoComms;
   r.depth = static_cast<uint16_t>(b->open_size);
   r.user_scope = fn.scope() == at::RecordScope::USER_SCOPE;
   if (g_record_shapes.load(std::memory_order_relaxed) && fn.needsInputs()) recordShapes(*b, r, fn.inputs());
+  if (fn.isNcclMeta()) recordComms(*b, r, fn);
   std::unique_ptr<at::ObserverContext> context;
   if (fn.isAsync())  // ends on another thread: found through its context, not the open stack
     context = std::make_unique<AsyncEnd>(b, static_cast<uint32_t>(b->size), t_slot.generation);
@@ -391,6 +423,23 @@ DecodedInputs decodeInputs(const DispatchThreadBuffer& b, const Record& r) {
     }
   }
   return out;
+}
+
+// A record's args: "Input Dims" and "Input type" when shapes were recorded,
+// and its communication fields (values parsed from their raw JSON text).
+nlohmann::json argsJson(const DispatchThreadBuffer& b, const Record& r) {
+  nlohmann::json args = nlohmann::json::object();
+  if (r.shapes_size > 0) {
+    DecodedInputs in = decodeInputs(b, r);
+    args["Input Dims"] = std::move(in.dims);
+    args["Input type"] = std::move(in.types);
+  }
+  if (r.comms != kNoComms)
+    for (const auto& [key, raw] : b.comms[r.comms]) {
+      auto value = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
+      args[key] = value.is_discarded() ? nlohmann::json(raw) : std::move(value);
+    }
+  return args;
 }
 
 }  // namespace
@@ -483,10 +532,7 @@ void DispatchCollector::appendTo(Trace& trace, int64_t from_ns) const {
       e.name_id = name_ids[r.name];
       e.category = r.user_scope ? Category::UserAnnotation : Category::CpuOp;
       e.cat_id = r.user_scope ? user_annotation : cpu_op;
-      if (r.shapes_size > 0) {
-        DecodedInputs in = decodeInputs(*t, r);
-        e.args = trace.addArgs(nlohmann::json{{"Input Dims", std::move(in.dims)}, {"Input type", std::move(in.types)}}.dump());
-      }
+      if (r.shapes_size > 0 || r.comms != kNoComms) e.args = trace.addArgs(argsJson(*t, r).dump());
       trace.append(ti, e);
     }
   }
@@ -504,6 +550,7 @@ std::vector<DispatchEvent> DispatchCollector::events() const {
     e.closed = r.end_ns != kOpen;
     e.end_ns = e.closed ? r.end_ns : session_->stop_ns;
     e.depth = r.depth;
+    if (r.comms != kNoComms) e.comms_args = argsJson(t, r).dump();
     e.has_shapes = r.shapes_size > 0;
     if (e.has_shapes) {
       for (const auto& d : decodeInputs(t, r).dims) {

@@ -40,6 +40,9 @@ struct DispatchEvent {
   uint16_t depth = 0;       // open events on the thread when it started
   bool has_shapes = false;
   std::vector<std::vector<int64_t>> input_dims;  // one per input; [] for non-tensors and tensor lists
+  // record_param_comms: its args as JSON, with the communication fields
+  // torch.profiler writes ("Collective name", "Process Group Name", ...); "" otherwise.
+  std::string comms_args;
 };
 
 // One collector may record at a time in a process (the callback is global).
@@ -61,7 +64,8 @@ class DispatchCollector {
 
   // CPU tracks (pid = getpid(), tid = gettid(), process/thread names) with
   // cpu_op and user_annotation events; args {"Input Dims": ...} when shapes
-  // were recorded. Call after stop(); the trace still needs finalize().
+  // were recorded, and on record_param_comms the communication fields
+  // torch.profiler writes (from LibTorch's saveNcclMeta). Call after stop(); the trace still needs finalize().
   // Events that start before from_ns (a warm-up recorded so that the first
   // recorded step does not pay for first-time costs) are left out, and so is
   // a thread with nothing after it.

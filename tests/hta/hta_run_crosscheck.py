@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Reports what Holistic Trace Analysis (HTA) reads from a run (a folder with
 one trace per rank), as JSON on stdout, for fuselab's run cross-check:
+- ranks: the ranks HTA found in the folder (its rank discovery);
 - comm_comp_overlap_pct: get_comm_comp_overlap per rank (the share of NCCL
   kernel time during which a compute kernel runs), in percent;
+- temporal_breakdown_pct: get_temporal_breakdown per rank (compute,
+  non_compute, idle), in percent of the span of its GPU ops;
 - stragglers: get_potential_stragglers on the run as it is;
 - stragglers_dev_kernel: the same after renaming the NCCL kernels from the
   ncclKernel_* scheme to the ncclDevKernel_* one NCCL uses since 2.19
@@ -56,6 +59,8 @@ def stragglers(analysis):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", help="folder with one Kineto trace per rank")
+    parser.add_argument("--ranks-only", action="store_true",
+                        help="report only the ranks HTA finds (for runs without GPU kernels)")
     parser.add_argument("--renamed-into", help="write the ncclDevKernel_* copy here (else a temporary folder)")
     args = parser.parse_args()
     try:
@@ -71,6 +76,12 @@ def main() -> int:
 
     with contextlib.redirect_stdout(sys.stderr):  # HTA prints progress on stdout
         analysis = load_run(folder)
+    ranks = sorted(int(r) for r in analysis.t.traces.keys())
+    if args.ranks_only:
+        print(json.dumps({"ranks": ranks}))
+        return 0
+    with contextlib.redirect_stdout(sys.stderr):
+        breakdown = analysis.get_temporal_breakdown(visualize=False)
         overlap = analysis.get_comm_comp_overlap(visualize=False)
         found = stragglers(analysis)
         with tempfile.TemporaryDirectory() as tmp:
@@ -83,6 +94,11 @@ def main() -> int:
         "hta_version": getattr(__import__("hta"), "__version__", "unknown"),
         "comm_comp_overlap_pct": {str(int(r)): float(p) for r, p in
                                   zip(overlap["rank"], overlap["comp_comm_overlap_pctg"])},
+        "ranks": ranks,
+        "temporal_breakdown_pct": {str(int(row["rank"])): {"compute": float(row["compute_time_pctg"]),
+                                                            "non_compute": float(row["non_compute_time_pctg"]),
+                                                            "idle": float(row["idle_time_pctg"])}
+                                   for _, row in breakdown.iterrows()},
         "stragglers": found,
         "stragglers_dev_kernel": found_dev,
     }, indent=1, sort_keys=True))
