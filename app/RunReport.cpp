@@ -23,32 +23,23 @@ nlohmann::ordered_json orNull(const std::optional<T>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
-std::string causeText(const ArrivalCause& c) {
-  switch (c.kind) {
-    case ArrivalCauseKind::Kernel:
-      return "GPU busy with " + c.name.substr(0, 60) + " (" + formatDuration(c.dur_ns) + ")";
-    case ArrivalCauseKind::CpuOp: return "CPU op " + c.name.substr(0, 60) + " (" + formatDuration(c.dur_ns) + ")";
-    case ArrivalCauseKind::Idle:
-      return "idle " + formatDuration(c.idle_ns) + " after " + c.name.substr(0, 60);
-    case ArrivalCauseKind::Unknown: return "nothing captured before it";
-  }
-  return {};
-}
-
 nlohmann::ordered_json causeJson(const ArrivalCause& c) {
   return {{"kind", std::string(arrivalCauseName(c.kind))},
           {"name", c.name},
           {"dur_ns", c.dur_ns},
           {"idle_ns", c.idle_ns},
-          {"description", causeText(c)}};
+          {"description", describeArrivalCause(c)}};
 }
 
 void writeRanks(std::ostringstream& out, const RunAnalysis& a) {
-  out << "Ranks:\n  " << cell("rank", 6) << cell("kernels", 9) << cell("GPU util", 10) << cell("comm", 11)
+  out << "Ranks:\n  " << cell("rank", 6) << cell("kernels", 9) << cell("GPU util", 10) << cell("compute", 9)
+      << cell("non-comp", 10) << cell("idle", 8) << cell("comm", 11)
       << cell("waiting", 11) << cell("overlap", 9) << cell("late", 6) << "  file\n";
   for (const RankStats& r : a.ranks)
     out << "  " << cell(std::to_string(r.rank), 6) << cell(std::to_string(r.kernels), 9)
-        << cell(formatPercent(r.utilization.fraction), 10) << cell(formatDuration(r.comm_ns), 11)
+        << cell(formatPercent(r.utilization.fraction), 10) << cell(formatPercent(r.time.fraction(r.time.compute_ns)), 9)
+        << cell(formatPercent(r.time.fraction(r.time.non_compute_ns)), 10)
+        << cell(formatPercent(r.time.fraction(r.time.idle_ns)), 8) << cell(formatDuration(r.comm_ns), 11)
         << cell(formatDuration(r.wait_ns), 11)
         << cell(r.overlap_fraction ? formatPercent(*r.overlap_fraction) : "-", 9)
         << cell(std::to_string(r.late_count), 6) << "  " << fileName(r.file) << "\n";
@@ -69,7 +60,7 @@ void writeCollectives(std::ostringstream& out, const RunAnalysis& a, size_t top)
     if (s.busbw_gbps) bw.precision(3), bw << *s.busbw_gbps << " GB/s";
     out << "  " << cell(s.name + " " + s.group + " #" + std::to_string(s.index), 26) << cell(formatDuration(s.wait_ns), 11)
         << cell(formatDuration(s.transfer_ns), 11) << cell(s.busbw_gbps ? bw.str() : "-", 12)
-        << cell(std::to_string(s.late_rank), 6) << "  " << causeText(s.late_rank_before) << "\n";
+        << cell(std::to_string(s.late_rank), 6) << "  " << describeArrivalCause(s.late_rank_before) << "\n";
   }
 }
 
@@ -91,7 +82,7 @@ std::string runText(const Run& run, const RunAnalysis& a, const RunReportOptions
     if (a.alignment.offsets_ns[r] != 0)
       out << "  rank " << run.ranks[r].rank << " offset " << (a.alignment.offsets_ns[r] < 0 ? "-" : "+")
           << formatDuration(std::abs(a.alignment.offsets_ns[r])) << "\n";
-  out << "\n";
+  out << "\nVerdict: " << a.verdict.title << "\n  " << a.verdict.explanation << "\n\n";
   writeRanks(out, a);
   out << "\n";
   writeCollectives(out, a, options.top_collectives);
@@ -122,12 +113,21 @@ nlohmann::ordered_json runJson(const Run& run, const RunAnalysis& a) {
                     {"collectives_used", a.alignment.collectives_used},
                     {"mismatched", a.alignment.mismatched},
                     {"note", a.alignment.note}};
+  j["verdict"] = {{"kind", std::string(runVerdictName(a.verdict.kind))},
+                  {"title", a.verdict.title},
+                  {"explanation", a.verdict.explanation},
+                  {"late_rank", a.verdict.late_rank >= 0 ? json(a.verdict.late_rank) : json(nullptr)},
+                  {"waited_share", a.verdict.waited_share},
+                  {"transfer_share", a.verdict.transfer_share}};
   j["ranks"] = json::array();
   for (const RankStats& r : a.ranks)
     j["ranks"].push_back({{"rank", r.rank},
                           {"file", r.file},
                           {"kernels", r.kernels},
                           {"utilization", r.utilization.fraction},
+                          {"compute_fraction", r.time.fraction(r.time.compute_ns)},
+                          {"non_compute_fraction", r.time.fraction(r.time.non_compute_ns)},
+                          {"idle_fraction", r.time.fraction(r.time.idle_ns)},
                           {"comm_ns", r.comm_ns},
                           {"wait_ns", r.wait_ns},
                           {"overlap_fraction", orNull(r.overlap_fraction)},

@@ -125,11 +125,14 @@ void RunPanels::drawCollectivesTable(TimelineView& timeline) {
 
 void RunPanels::drawRanksTable(TimelineView& timeline) {
   const auto& rows = run_->analysis.ranks;
-  if (!ImGui::BeginTable("ranks", 8, kTableFlags)) return;
+  if (!ImGui::BeginTable("ranks", 11, kTableFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Rank", ImGuiTableColumnFlags_DefaultSort);
   ImGui::TableSetupColumn("Kernels", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("GPU util", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Compute", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Non-compute", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Idle", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Comm", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Waiting", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Overlap", ImGuiTableColumnFlags_PreferSortDescending);
@@ -144,10 +147,13 @@ void RunPanels::drawRanksTable(TimelineView& timeline) {
         case 0: sortRows(o, rows, [](const RankStats& r) { return r.rank; }, asc); break;
         case 1: sortRows(o, rows, [](const RankStats& r) { return r.kernels; }, asc); break;
         case 2: sortRows(o, rows, [](const RankStats& r) { return r.utilization.fraction; }, asc); break;
-        case 3: sortRows(o, rows, [](const RankStats& r) { return r.comm_ns; }, asc); break;
-        case 4: sortRows(o, rows, [](const RankStats& r) { return r.wait_ns; }, asc); break;
-        case 5: sortRows(o, rows, [](const RankStats& r) { return r.overlap_fraction.value_or(-1); }, asc); break;
-        case 6: sortRows(o, rows, [](const RankStats& r) { return r.wait_caused_ns; }, asc); break;
+        case 3: sortRows(o, rows, [](const RankStats& r) { return r.time.fraction(r.time.compute_ns); }, asc); break;
+        case 4: sortRows(o, rows, [](const RankStats& r) { return r.time.fraction(r.time.non_compute_ns); }, asc); break;
+        case 5: sortRows(o, rows, [](const RankStats& r) { return r.time.fraction(r.time.idle_ns); }, asc); break;
+        case 6: sortRows(o, rows, [](const RankStats& r) { return r.comm_ns; }, asc); break;
+        case 7: sortRows(o, rows, [](const RankStats& r) { return r.wait_ns; }, asc); break;
+        case 8: sortRows(o, rows, [](const RankStats& r) { return r.overlap_fraction.value_or(-1); }, asc); break;
+        case 9: sortRows(o, rows, [](const RankStats& r) { return r.wait_caused_ns; }, asc); break;
         default: sortRows(o, rows, [](const RankStats& r) { return r.file; }, asc); break;
       }
     }
@@ -163,6 +169,9 @@ void RunPanels::drawRanksTable(TimelineView& timeline) {
     ImGui::PopID();
     textCell(std::to_string(r.kernels));
     textCell(formatPercent(r.utilization.fraction));
+    textCell(formatPercent(r.time.fraction(r.time.compute_ns)));
+    textCell(formatPercent(r.time.fraction(r.time.non_compute_ns)));
+    textCell(formatPercent(r.time.fraction(r.time.idle_ns)));
     textCell(formatDuration(r.comm_ns));
     textCell(formatDuration(r.wait_ns));
     textCell(r.overlap_fraction ? formatPercent(*r.overlap_fraction) : "-");

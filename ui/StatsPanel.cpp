@@ -72,7 +72,7 @@ ImU32 opaque(ImU32 c) { return c | IM_COL32_A_MASK; }
 }  // namespace
 
 void StatsPanel::drawSummary(const Trace* trace, const TraceAnalysis* analysis, const Theme& th,
-                             TimelineView& timeline) {
+                             TimelineView& timeline, const RunVerdict* run_verdict) {
   if (!trace || !analysis) {
     ImGui::TextDisabled("Open a trace to see its verdict,");
     ImGui::TextDisabled("GPU utilization and idle gaps.");
@@ -81,8 +81,14 @@ void StatsPanel::drawSummary(const Trace* trace, const TraceAnalysis* analysis, 
   const TraceAnalysis& a = *analysis;
   ImGui::PushTextWrapPos(0.0f);  // every line wraps at the panel's edge
 
-  ImGui::TextColored(toVec4(verdictColor(th, a.verdict.kind)), "%s", verdictTitle(a.verdict.kind));
-  ImGui::TextUnformatted(a.verdict.explanation.c_str());
+  if (run_verdict) {
+    const bool held = run_verdict->kind == RunVerdictKind::StragglerBound;
+    ImGui::TextColored(toVec4(held ? th.late_arrival : th.header_text), "%s", run_verdict->title.c_str());
+    ImGui::TextUnformatted(run_verdict->explanation.c_str());
+  } else {
+    ImGui::TextColored(toVec4(verdictColor(th, a.verdict.kind)), "%s", verdictTitle(a.verdict.kind));
+    ImGui::TextUnformatted(a.verdict.explanation.c_str());
+  }
   if (const auto effect = observerEffectOf(*trace)) {
     ImGui::TextDisabled("Observer effect: %s", describeObserverEffect(*effect).c_str());
     if (ImGui::IsItemHovered())

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/RunVerdict.h"
 #include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 #include "ui/TimelineView.h"
@@ -17,7 +18,10 @@ namespace fuselab::ui {
 class StatsPanel {
  public:
   // The summary column: verdict, utilization, idle breakdown, diagnostics.
-  void drawSummary(const Trace* trace, const TraceAnalysis* analysis, const Theme& theme, TimelineView& timeline);
+  // With a run open, `run_verdict` replaces the verdict of the merged trace
+  // (whose GPU utilization counts a spinning NCCL kernel as busy).
+  void drawSummary(const Trace* trace, const TraceAnalysis* analysis, const Theme& theme, TimelineView& timeline,
+                   const RunVerdict* run_verdict = nullptr);
   // The tables, as tab items: call between ImGui::BeginTabBar and EndTabBar
   // (the caller may add tabs of its own).
   void drawTableTabs(const Trace* trace, const TraceAnalysis* analysis, const Theme& theme, TimelineView& timeline);

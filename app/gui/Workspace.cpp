@@ -401,7 +401,7 @@ void Workspace::drawSidebar(const ui::Theme& th) {
     ImGui::Spacing();
   }
   panelTitle(th, "Summary");
-  stats_.drawSummary(trace_.get(), analysis_.get(), th, timeline_);
+  stats_.drawSummary(trace_.get(), analysis_.get(), th, timeline_, run_panels_.verdict());
   ImGui::PopStyleVar();
 }
 

@@ -21,7 +21,8 @@ struct CollectiveEvent {
   CollectiveKind kind = CollectiveKind::Other;
   std::string name;   // collectiveKindName(kind), or the op's own name for Other
   // Matching key across ranks: "pg NAME" (record_param_comms' process
-  // group), else "stream N" for GPU collectives, "gloo" for Gloo ops.
+  // group), else "stream N" for GPU collectives (RunGroupKeys.h rekeys
+  // those where streams differ across ranks), "gloo" for Gloo ops.
   std::string group;
   int group_size = 0;      // 0: not stated
   int64_t in_bytes = -1;   // per-rank input, -1 unknown

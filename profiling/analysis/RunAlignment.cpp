@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 namespace fuselab {
 
@@ -89,6 +90,27 @@ int64_t residualSkew(const std::vector<std::vector<CollectiveEvent>>& per_rank,
   return medianNs(std::move(spreads));
 }
 
+// Why no collective matched although every rank has some: each rank's
+// groups and first collective, so a reader sees which key differs.
+std::string whyNoneMatched(const Run& run, const std::vector<std::vector<CollectiveEvent>>& per_rank) {
+  std::string why = "every rank has collectives but none matched across ranks (same group, kind, size, order):";
+  for (size_t r = 0; r < per_rank.size(); ++r) {
+    std::set<std::string> groups;
+    for (const CollectiveEvent& c : per_rank[r]) groups.insert(c.group);
+    const CollectiveEvent& first = per_rank[r].front();
+    why += (r ? "; rank " : " rank ") + std::to_string(run.ranks[r].rank) + " has " +
+           std::to_string(per_rank[r].size()) + " in";
+    for (const std::string& g : groups) why += " [" + g + "]";
+    why += ", first " + first.name + (first.in_bytes >= 0 ? " of " + std::to_string(first.in_bytes) + " B" : "");
+  }
+  return why + "; aligned on the Kineto epoch";
+}
+
+bool everyRankHasCollectives(const std::vector<std::vector<CollectiveEvent>>& per_rank) {
+  return per_rank.size() > 1 &&
+         std::all_of(per_rank.begin(), per_rank.end(), [](const auto& events) { return !events.empty(); });
+}
+
 }  // namespace
 
 std::string_view alignMethodName(AlignMethod m) {
@@ -142,7 +164,10 @@ RunAlignment alignRun(const Run& run, const std::vector<std::vector<CollectiveEv
   a.offsets_ns.assign(n, 0);
   const auto refs = endReferences(matched);
   a.method = requested.value_or(refs.empty() ? AlignMethod::Epoch : AlignMethod::Collectives);
-  if (a.method == AlignMethod::Collectives && refs.empty()) {
+  if (refs.empty() && a.method != AlignMethod::None && everyRankHasCollectives(per_rank)) {
+    a.method = AlignMethod::Epoch;
+    a.note = whyNoneMatched(run, per_rank);
+  } else if (a.method == AlignMethod::Collectives && refs.empty()) {
     a.method = AlignMethod::Epoch;
     a.note = "no collective matched across ranks: aligned on the Kineto epoch";
   }

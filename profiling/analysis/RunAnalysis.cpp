@@ -1,5 +1,7 @@
 #include "profiling/analysis/RunAnalysis.h"
 
+#include "profiling/analysis/RunGroupKeys.h"
+
 namespace fuselab {
 
 namespace {
@@ -17,6 +19,7 @@ RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
   RunAnalysis a;
   a.collectives_per_rank.reserve(run.ranks.size());
   for (const RankTrace& r : run.ranks) a.collectives_per_rank.push_back(findCollectives(r.trace));
+  keyUnnamedGroups(run, a.collectives_per_rank);
   a.matched = matchCollectives(a.collectives_per_rank);
   a.alignment = alignRun(run, a.collectives_per_rank, a.matched, options.align);
   a.collectives = collectiveStats(run, a.collectives_per_rank, a.matched, a.alignment);
@@ -31,6 +34,7 @@ RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
     s.kernels = t.kernel_count;
     s.utilization = t.utilization;
     s.idle = t.idle;
+    s.time = rankTimeBreakdown(r.trace);
     s.collectives = a.collectives_per_rank[i].size();
     s.comm_ns = unionNs(a.collectives_per_rank[i]);
     s.overlap_fraction = commComputeOverlap(r.trace, a.collectives_per_rank[i]);
@@ -38,6 +42,7 @@ RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
   }
   addCollectiveFigures(a.collectives, a.ranks);
   a.stragglers = rankStragglers(a.ranks);
+  a.verdict = decideRunVerdict(a.ranks, a.collectives, a.stragglers);
   return a;
 }
 

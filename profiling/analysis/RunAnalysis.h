@@ -1,8 +1,8 @@
 // Everything fuselab says about a run (several ranks of one job): the
 // collectives of each rank, their matching across ranks, the clock
 // alignment, per-collective and per-rank figures and the stragglers.
-// The pieces: CollectiveEvents.h, RunMatching.h, RunAlignment.h,
-// RunCollectives.h, RunLateRank.h, RunRanks.h.
+// The pieces: CollectiveEvents.h, RunGroupKeys.h, RunMatching.h, RunAlignment.h,
+// RunCollectives.h, RunLateRank.h, RunRanks.h, RankTimeBreakdown.h, RunVerdict.h.
 #pragma once
 
 #include <optional>
@@ -10,6 +10,7 @@
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/RunRanks.h"
+#include "profiling/analysis/RunVerdict.h"
 
 namespace fuselab {
 
@@ -25,6 +26,7 @@ struct RunAnalysis {
   std::vector<CollectiveStats> collectives;  // by first arrival
   std::vector<RankStats> ranks;              // by position in Run::ranks
   std::vector<Straggler> stragglers;         // worst first
+  RunVerdict verdict;
 };
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options = {});

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/trace/DurationText.h"
 
 namespace fuselab {
 
@@ -39,6 +40,17 @@ std::string_view arrivalCauseName(ArrivalCauseKind k) {
     case ArrivalCauseKind::Unknown: return "unknown";
   }
   return "unknown";
+}
+
+std::string describeArrivalCause(const ArrivalCause& c) {
+  switch (c.kind) {
+    case ArrivalCauseKind::Kernel:
+      return "GPU busy with " + c.name.substr(0, 60) + " (" + formatDuration(c.dur_ns) + ")";
+    case ArrivalCauseKind::CpuOp: return "CPU op " + c.name.substr(0, 60) + " (" + formatDuration(c.dur_ns) + ")";
+    case ArrivalCauseKind::Idle: return "idle " + formatDuration(c.idle_ns) + " after " + c.name.substr(0, 60);
+    case ArrivalCauseKind::Unknown: return "nothing captured before it";
+  }
+  return {};
 }
 
 ArrivalCauses::ArrivalCauses(const Trace& trace) : trace_(trace) {

@@ -27,6 +27,10 @@ struct ArrivalCause {
   int64_t idle_ns = 0;            // from its end to the arrival (or to the launch call)
 };
 
+// "GPU busy with NAME (1.2 ms)", "CPU op NAME (...)", "idle 3.0 ms after
+// NAME", "nothing captured before it"; names cut at 60 characters.
+std::string describeArrivalCause(const ArrivalCause& c);
+
 // Times are the rank's own clock. `trace` must be finalized.
 class ArrivalCauses {
  public:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/RankTimeBreakdown.h"
 #include "profiling/analysis/RunCollectives.h"
 
 namespace fuselab {
@@ -20,6 +21,7 @@ struct RankStats {
   uint64_t kernels = 0;       // kernels in the analysis scope
   Utilization utilization;    // GPU, as analyzeTrace
   IdleBreakdown idle;         // GPU idle gaps by cause, as analyzeTrace
+  RankTimeBreakdown time;     // compute / non-compute / idle, as HTA's temporal breakdown
   uint64_t collectives = 0;   // collective events found (matched or not)
   int64_t comm_ns = 0;        // union of its collective events
   int64_t wait_ns = 0;        // sum over matched collectives of (last arrival - its arrival)

@@ -28,6 +28,10 @@ std::filesystem::path multirankFixtureDir() {
   return std::filesystem::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta";
 }
 
+std::filesystem::path ncclFuselabFixtureDir() {
+  return std::filesystem::path(FUSELAB_FIXTURES_DIR).parent_path() / "nccl-2gpu-fuselab";
+}
+
 std::filesystem::path scratchDir(const std::string& test_name) {
   auto dir = std::filesystem::path(FUSELAB_BINARY_DIR) / "test-scratch" / test_name;
   removeTree(dir);

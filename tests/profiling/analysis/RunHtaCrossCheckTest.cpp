@@ -1,6 +1,7 @@
 // Cross-check of the run analysis with Holistic Trace Analysis (HTA) on the
-// two-rank fixture: comm/compute overlap per rank within 1 percentage point
-// of HTA's get_comm_comp_overlap; the straggler agrees with HTA's where HTA
+// two-rank fixture: comm/compute overlap and the compute / non-compute /
+// idle split per rank within 1 percentage point of HTA's
+// get_comm_comp_overlap and get_temporal_breakdown; the straggler agrees with HTA's where HTA
 // finds one; and where NCCL names its kernels ncclDevKernel_* (NCCL >= 2.19)
 // HTA's straggler pass finds nothing while ours still names the rank.
 // tests/hta/hta_run_crosscheck.py reports HTA's side.
@@ -36,6 +37,14 @@ TEST(RunHtaCrossCheck, OverlapAndStragglersOnTheFixture) {
     const double theirs = report["comm_comp_overlap_pct"][std::to_string(r.rank)].get<double>();
     ASSERT_TRUE(r.overlap_fraction.has_value());
     EXPECT_NEAR(100.0 * *r.overlap_fraction, theirs, 1.0) << "rank " << r.rank;
+  }
+  EXPECT_EQ(report["ranks"], nlohmann::json::array({0, 1}));
+  // Busy split from waiting: HTA's temporal breakdown, rank by rank.
+  for (const RankStats& r : ours.ranks) {
+    const auto& theirs = report["temporal_breakdown_pct"][std::to_string(r.rank)];
+    EXPECT_NEAR(100.0 * r.time.fraction(r.time.compute_ns), theirs["compute"].get<double>(), 1.0) << r.rank;
+    EXPECT_NEAR(100.0 * r.time.fraction(r.time.non_compute_ns), theirs["non_compute"].get<double>(), 1.0) << r.rank;
+    EXPECT_NEAR(100.0 * r.time.fraction(r.time.idle_ns), theirs["idle"].get<double>(), 1.0) << r.rank;
   }
   ASSERT_FALSE(ours.stragglers.empty());
   EXPECT_EQ(report["stragglers"], nlohmann::json::array({ours.stragglers[0].rank}));
