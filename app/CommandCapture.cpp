@@ -11,6 +11,7 @@
 
 #include "app/AnalysisReport.h"
 #include "app/CaptureRunCommand.h"
+#include "app/LaunchedRank.h"
 #include "app/DistributedCapture.h"
 #include "app/RankLauncher.h"
 #include "app/CaptureModule.h"
@@ -148,7 +149,27 @@ int runCaptureCommand(const CaptureArgs& a) {
               << " (replaying its collectives one kernel at a time would stall the other ranks)\n";
     return kExitBadValue;
   }
+  // A rank that torchrun (or another launcher) started: it captures itself
+  // into the run folder --out names, as the ranks fuselab starts do.
+  std::optional<LaunchedRank> launched;
+  std::string out = a.out;
   if (isDistributedWorkload(params.workload) && !a.rank_worker) {
+    try {
+      launched = launchedRankFromEnvironment();
+      if (launched) {
+        if (!a.screenshot.empty()) throw BadValue("--screenshot of a run: use fuselab screenshot --trace DIR");
+        if (a.ranks && params.ranks != launched->world_size)
+          throw BadValue("--ranks " + std::to_string(params.ranks) + " but the launcher started WORLD_SIZE " +
+                         std::to_string(launched->world_size) + " ranks");
+        params.ranks = launched->world_size;
+        out = launchedRankTraceFile(a.out, *launched).string();
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "fuselab capture: " << e.what() << "\n";
+      return kExitBadValue;
+    }
+  }
+  if (isDistributedWorkload(params.workload) && !a.rank_worker && !launched) {
     if (!a.screenshot.empty()) {
       std::cerr << "fuselab capture: --screenshot of a run: use fuselab screenshot --trace DIR with --out DIR\n";
       return kExitBadValue;
@@ -190,16 +211,22 @@ int runCaptureCommand(const CaptureArgs& a) {
   // With --json, stdout carries the JSON alone: what happened goes to stderr.
   std::ostream& status = a.json ? std::cerr : std::cout;
   status << "captured " << result.steps_done << " steps of " << result.trace.meta.trace_name << "\n";
-  if (!a.out.empty()) {
+  if (!out.empty()) {
     try {
-      exportChromeTrace(result.trace, a.out);
+      exportChromeTrace(result.trace, out);
     } catch (const std::exception& e) {
-      std::cerr << "fuselab capture: cannot write " << a.out << ": " << e.what() << "\n";
+      std::cerr << "fuselab capture: cannot write " << out << ": " << e.what() << "\n";
       return kExitFailed;
     }
-    status << "wrote " << a.out << "\n";
+    status << "wrote " << out << "\n";
   }
   if (a.rank_worker) return 0;  // the parent analyses the run
+  if (launched) {
+    if (launched->rank == 0)
+      status << "once all " << launched->world_size << " ranks have written: fuselab open " << a.out
+             << "  (or fuselab analyze " << a.out << ")\n";
+    return 0;
+  }
   AnalysisOptions analysis_options;
   analysis_options.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
   const TraceAnalysis analysis = analyzeTrace(result.trace, analysis_options);
@@ -239,7 +266,10 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
                 "After the steps, replay one more forward under CUPTI's range profiler and add each kernel's "
                 "measured DRAM bytes and tensor pipe activity beside the model's figures (needs permission to "
                 "read GPU counters)");
-  cmd->add_option("--out", a->out, "Trace file to write (.json or .json.gz)")->type_name("FILE");
+  cmd->add_option("--out", a->out,
+                  "Trace file to write (.json or .json.gz); for tp_mlp the run folder (under torchrun: each rank "
+                  "writes DIR/rank-R.json.gz)")
+      ->type_name("FILE|DIR");
   cmd->add_option("--screenshot", a->screenshot, "Also write a PNG of the captured timeline (GUI builds)")
       ->type_name("FILE");
   cmd->add_flag("--json", a->json, "Print the analysis as JSON instead of text");

@@ -21,9 +21,10 @@ struct RankEnv {
   int world_size = 1;
   std::string master_addr = "127.0.0.1";
   int master_port = 0;  // 0: no store over TCP (a world of one, in this process)
+  int local_rank = -1;  // LOCAL_RANK (torchrun: the rank on this node), -1: the rank; its GPU's index
 };
 
-// RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT; nullopt when RANK and
+// RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, LOCAL_RANK; nullopt when RANK and
 // WORLD_SIZE are both unset. Throws WorkloadError naming a malformed or
 // missing variable.
 std::optional<RankEnv> rankEnvFromEnvironment();
@@ -43,10 +44,11 @@ struct ProcessGroup {
   std::string nccl_version;  // "" for gloo
   int rank = 0;
   int world_size = 1;
+  int local_rank = 0;  // the GPU this rank uses on cuda
 };
 
 // Joins the job: a TCPStore (rank 0 serves it) or, for a world of one
-// without a port, an in-process store; then NCCL on cuda:rank or Gloo over
+// without a port, an in-process store; then NCCL on cuda:local_rank or Gloo over
 // loopback. Throws WorkloadError with what failed.
 ProcessGroup joinProcessGroup(const RankEnv& env, Device device);
 

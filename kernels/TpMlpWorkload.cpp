@@ -22,8 +22,9 @@
 namespace fuselab {
 namespace {
 
-at::Device rankDevice(const WorkloadParams& p, int rank) {
-  return p.device == Device::Cuda ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(rank)) : at::Device(at::kCPU);
+at::Device rankDevice(const WorkloadParams& p, const ProcessGroup& pg) {
+  return p.device == Device::Cuda ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(pg.local_rank))
+                                  : at::Device(at::kCPU);
 }
 
 // Why the fused kernel does not run this shard ("" when it does).
@@ -64,7 +65,7 @@ class TpMlpWorkload final : public TorchWorkload {
     shard_ = p.hidden / n;
     overlap_ = p.variant == "overlap";
     if (p.variant == "fused") fused_note_ = fusedUnavailable(p, shard_);
-    const at::Device dev = rankDevice(p, r);
+    const at::Device dev = rankDevice(p, pg_);
     const at::ScalarType type = scalarType(p.dtype);
     translateOutOfMemory("creating the tp_mlp shard", [&] {
       // The mlp workload's weights (seeds, scales), drawn whole on the CPU, then this rank's slice.
@@ -127,7 +128,7 @@ class TpMlpWorkload final : public TorchWorkload {
   }
 
   void synchronize() override {
-    if (p_.device == Device::Cuda) at::accelerator::synchronizeDevice(static_cast<c10::DeviceIndex>(pg_.rank));
+    if (p_.device == Device::Cuda) at::accelerator::synchronizeDevice(static_cast<c10::DeviceIndex>(pg_.local_rank));
   }
 
   double flopsPerForward() const override {
