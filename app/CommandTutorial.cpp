@@ -41,6 +41,7 @@ struct TutorialArgs {
   std::string trace;
   bool run = false;
   std::string device = "cuda";
+  bool device_given = false;  // --device typed: a run step keeps it even without enough GPUs
   bool json = false;
   std::string save_trace;
   std::string screenshot;
@@ -113,7 +114,7 @@ int runTutorial(const TutorialArgs& a) {
   }
 
   if (isTutorialRunStep(p, a.trace))
-    return checkTutorialRunStep(p, {a.device, a.trace, a.save_trace, a.screenshot, a.json});
+    return checkTutorialRunStep(p, {a.device, a.device_given, a.trace, a.save_trace, a.screenshot, a.json});
   auto trace = std::make_shared<Trace>();
   if (a.run) {
     Device device;
@@ -196,12 +197,17 @@ void addTutorialCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--trace", a->trace, "Check this Chrome/Kineto trace (.json / .json.gz), or a run folder, against the step")
       ->check(CLI::ExistingPath);
   cmd->add_flag("--run", a->run, "Capture the step's workload and check the capture");
-  cmd->add_option("--device", a->device, "Device for --run: cuda or cpu")->capture_default_str();
+  auto* device = cmd->add_option("--device", a->device,
+                                 "Device for --run: cuda or cpu (a run step without a GPU per rank: cpu unless given)")
+                     ->capture_default_str();
   cmd->add_flag("--json", a->json, "Print the results as JSON");
   cmd->add_option("--save-trace", a->save_trace, "Also write the checked trace (.json or .json.gz; a run: a new folder)");
   cmd->add_option("--screenshot", a->screenshot, "Write a PNG of the timeline with the results (GUI builds)");
   cmd->add_option("--presets", a->presets, "Folder of preset files (default: the assets/tutorial folder)");
-  cmd->callback([a, &exit_code] { exit_code = runTutorial(*a); });
+  cmd->callback([a, device, &exit_code] {
+    a->device_given = device->count() > 0;
+    exit_code = runTutorial(*a);
+  });
 }
 
 }  // namespace fuselab

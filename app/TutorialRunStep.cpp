@@ -1,10 +1,12 @@
 #include "app/TutorialRunStep.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/CaptureModule.h"
 #include "app/DistributedCapture.h"
 #include "app/TutorialResults.h"
 #include "profiling/analysis/ExpectationsRun.h"
@@ -26,6 +28,18 @@ nlohmann::ordered_json resultsJson(const TutorialPreset& p, const std::string& f
   j["run"] = folder;
   addTutorialResultsJson(j, p, results);
   return j;
+}
+
+// Cuda, unless the device was not given and this machine has fewer GPUs than
+// the step has ranks (none, or one for two ranks): then the CPU, with Gloo.
+Device runDevice(const TutorialPreset& p, Device asked, bool given, std::ostream& status) {
+  if (given || asked != Device::Cuda) return asked;
+  const int gpus = captureBackend().gpuCount();
+  const int ranks = std::max(1, p.params.ranks);
+  if (gpus >= ranks) return asked;
+  status << "This machine has " << gpus << " CUDA GPU(s) for " << ranks
+         << " ranks (one each): the ranks run on the CPU with Gloo (--device cuda insists on GPUs).\n";
+  return Device::Cpu;
 }
 
 }  // namespace
@@ -52,6 +66,12 @@ int checkTutorialRunStep(const TutorialPreset& p, const TutorialRunArgs& a) {
   RunFolder live;
   std::string folder = a.folder;
   if (folder.empty()) {
+    try {
+      device = runDevice(p, device, a.device_given, status);
+    } catch (const std::exception& e) {
+      std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << "\n";
+      return kExitError;
+    }
     status << "Step " << p.step << ": " << p.title << "\nGuess first: " << p.guess_first << "\n\nRunning "
            << describePresetRun(p) << " on " << deviceName(device) << "...\n";
     try {

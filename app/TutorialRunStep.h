@@ -12,6 +12,9 @@ namespace fuselab {
 
 struct TutorialRunArgs {
   std::string device = "cuda";  // as typed (--device)
+  // false: a live run on cuda with fewer GPUs than ranks runs on the CPU
+  // (Gloo) instead, and says so.
+  bool device_given = false;
   std::string folder;      // check this run folder instead of running (--trace DIR)
   std::string save;        // keep the live run's folder here (--save-trace DIR)
   std::string screenshot;  // refused for runs: the message says what to use
