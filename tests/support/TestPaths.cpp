@@ -32,6 +32,10 @@ std::filesystem::path ncclFuselabFixtureDir() {
   return std::filesystem::path(FUSELAB_FIXTURES_DIR).parent_path() / "nccl-2gpu-fuselab";
 }
 
+std::filesystem::path dataDir(const std::string& name) {
+  return std::filesystem::path(FUSELAB_SOURCE_DIR) / "tests" / "data" / name;
+}
+
 std::filesystem::path scratchDir(const std::string& test_name) {
   auto dir = std::filesystem::path(FUSELAB_BINARY_DIR) / "test-scratch" / test_name;
   removeTree(dir);

@@ -12,6 +12,8 @@ std::filesystem::path multirankFixtureDir();
 // ../shared/fixtures/nccl-2gpu-fuselab: our own two-GPU NCCL capture (no
 // communication fields on record_param_comms; rank 1 sleeps 3 ms per step).
 std::filesystem::path ncclFuselabFixtureDir();
+// tests/data/NAME: runs kept with the tests (each folder's README says how they were made).
+std::filesystem::path dataDir(const std::string& name);
 std::filesystem::path scratchDir(const std::string& test_name);  // empty folder under the build tree
 std::string pythonExe();  // the Python that has torch (and HTA after scripts/setup --tests)
 

@@ -60,5 +60,28 @@ TEST(RunHtaCrossCheck, OverlapAndStragglersOnTheFixture) {
   std::filesystem::remove(test::scratchDir(renamed.filename().string()));
 }
 
+// The same figures on a torch.profiler run of two GPUs with NCCL >= 2.19
+// (ncclDevKernel_*, where HTA names no straggler).
+TEST(RunHtaCrossCheck, OverlapAndTimeBreakdownOnATwoGpuNcclRun) {
+  const auto run_dir = test::dataDir("nccl-2gpu-torch");
+  const test::PythonResult hta = test::runPython("tests/hta/hta_run_crosscheck.py", {run_dir.string()});
+  if (hta.exit_code == kHtaMissingExit)
+    GTEST_SKIP() << "hta not importable by " << test::pythonExe()
+                 << " (scripts/setup --tests installs holistictraceanalysis)";
+  ASSERT_EQ(hta.exit_code, 0) << hta.output;
+  const auto report = nlohmann::json::parse(hta.output, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << hta.output;
+  EXPECT_EQ(report["ranks"], nlohmann::json::array({0, 1}));
+  const RunAnalysis ours = analyzeRun(loadRun(traceFilesIn(run_dir)));
+  for (const RankStats& r : ours.ranks) {
+    const std::string rank = std::to_string(r.rank);
+    EXPECT_NEAR(100.0 * r.overlap_fraction.value_or(0), report["comm_comp_overlap_pct"][rank].get<double>(), 1.0);
+    const auto& theirs = report["temporal_breakdown_pct"][rank];
+    EXPECT_NEAR(100.0 * r.time.fraction(r.time.compute_ns), theirs["compute"].get<double>(), 1.0) << rank;
+    EXPECT_NEAR(100.0 * r.time.fraction(r.time.non_compute_ns), theirs["non_compute"].get<double>(), 1.0) << rank;
+    EXPECT_NEAR(100.0 * r.time.fraction(r.time.idle_ns), theirs["idle"].get<double>(), 1.0) << rank;
+  }
+}
+
 }  // namespace
 }  // namespace fuselab
