@@ -63,7 +63,7 @@ TEST(RunHtaCrossCheck, OverlapAndStragglersOnTheFixture) {
 // The same figures on a torch.profiler run of two GPUs with NCCL >= 2.19
 // (ncclDevKernel_*, where HTA names no straggler).
 TEST(RunHtaCrossCheck, OverlapAndTimeBreakdownOnATwoGpuNcclRun) {
-  const auto run_dir = test::dataDir("nccl-2gpu-torch");
+  const auto run_dir = test::dataDir("nccl-2gpu-torch") / "run";
   const test::PythonResult hta = test::runPython("tests/hta/hta_run_crosscheck.py", {run_dir.string()});
   if (hta.exit_code == kHtaMissingExit)
     GTEST_SKIP() << "hta not importable by " << test::pythonExe()

@@ -18,7 +18,7 @@ namespace {
 
 constexpr int64_t kBigAllReduceBytes = 64 << 20;
 
-fuselab::Run torchRun() { return loadRun(traceFilesIn(test::dataDir("nccl-2gpu-torch"))); }
+fuselab::Run torchRun() { return loadRun(traceFilesIn(test::dataDir("nccl-2gpu-torch") / "run")); }
 
 TEST(TorchNcclRun, EveryCollectiveOfBothGroupsMatches) {
   const RunAnalysis a = analyzeRun(torchRun());
