@@ -2,6 +2,7 @@
 // step in which their launch call started (the GPU may run them later).
 #include <algorithm>
 #include <charconv>
+#include <map>
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/NameFlags.h"
@@ -37,6 +38,34 @@ std::vector<EventRef> findProfilerSteps(const Trace& trace) {
   return out;
 }
 
+namespace {
+
+// A merged run (RunMerge.h) holds each ProfilerStep#k once per rank. The
+// run's step k spans all of them on the aligned axis, so step bands, step
+// keys and the Steps table count the run's steps, not each rank's.
+std::vector<StepStats> runSteps(std::vector<StepStats> per_rank) {
+  std::map<int, StepStats> by_index;
+  for (StepStats& s : per_rank) {
+    auto [it, added] = by_index.try_emplace(s.index, s);
+    if (added) continue;
+    it->second.start_ns = std::min(it->second.start_ns, s.start_ns);
+    it->second.end_ns = std::max(it->second.end_ns, s.end_ns);
+  }
+  std::vector<StepStats> out;
+  for (auto& [index, s] : by_index) {
+    s.wall_ns = s.end_ns - s.start_ns;
+    out.push_back(std::move(s));
+  }
+  std::sort(out.begin(), out.end(), [](const StepStats& a, const StepStats& b) { return a.start_ns < b.start_ns; });
+  return out;
+}
+
+bool isMergedRun(const Trace& trace) {
+  return std::any_of(trace.tracks.begin(), trace.tracks.end(), [](const Track& t) { return t.rank >= 0; });
+}
+
+}  // namespace
+
 std::vector<StepStats> computeSteps(const Trace& trace) {
   std::vector<StepStats> steps;
   for (EventRef r : findProfilerSteps(trace)) {
@@ -51,6 +80,7 @@ std::vector<StepStats> computeSteps(const Trace& trace) {
     steps.push_back(std::move(s));
   }
   if (steps.empty()) return steps;
+  if (isMergedRun(trace)) steps = runSteps(std::move(steps));
 
   // The step containing `time`: the last one starting at or before it. Times
   // come mostly in increasing order (each track's events are sorted by

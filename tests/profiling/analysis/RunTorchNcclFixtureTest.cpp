@@ -11,6 +11,7 @@
 
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
+#include "profiling/trace/RunMerge.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -78,6 +79,27 @@ TEST(TorchNcclRun, CollectiveEndsUndoAFiftyMillisecondClockOffset) {
     EXPECT_EQ(a.alignment.method, AlignMethod::Collectives);
     EXPECT_NEAR(double(a.alignment.offsets_ns[1]), double(unshifted - shift), 1'000.0) << shift;
     EXPECT_EQ(a.collectives.size(), 24u);
+  }
+}
+
+TEST(TorchNcclRun, TheMergedRunHasTheRunsStepsNotEachRanks) {
+  const fuselab::Run run = torchRun();
+  const RunAnalysis a = analyzeRun(run);
+  const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
+  const std::vector<StepStats> steps = analyzeTrace(merged.trace).steps;
+  ASSERT_EQ(steps.size(), 3u);  // ProfilerStep#1..3, each spanning both ranks
+  for (size_t k = 0; k < steps.size(); ++k) {
+    int64_t first = INT64_MAX, last = INT64_MIN;  // step k's annotations on either rank
+    for (const RankTrace& r : run.ranks) {
+      const std::vector<StepStats> own = analyzeTrace(r.trace).steps;
+      ASSERT_EQ(own.size(), 3u);
+      const int64_t offset = a.alignment.offsets_ns[size_t(run.indexOfRank(r.rank))];
+      first = std::min(first, own[k].start_ns + offset);
+      last = std::max(last, own[k].end_ns + offset);
+    }
+    EXPECT_EQ(steps[k].start_ns, first) << k;
+    EXPECT_EQ(steps[k].end_ns, last) << k;
+    EXPECT_GT(steps[k].kernels, 0u);
   }
 }
 
