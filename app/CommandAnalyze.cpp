@@ -22,7 +22,7 @@ namespace {
 struct AnalyzeArgs {
   std::vector<std::string> traces;
   bool json = false;
-  std::string gap_threshold_us = "30";
+  std::optional<std::string> gap_threshold_us;  // unset: the saved setting (the window's), 30 us when none
   std::string align;  // "" = the default for runs
 };
 
@@ -40,16 +40,23 @@ std::optional<int64_t> parseThresholdUs(const std::string& text) {
 }
 
 int runAnalyze(const AnalyzeArgs& args) {
-  const auto threshold_ns = parseThresholdUs(args.gap_threshold_us);
+  // The window's settings (gap threshold, measured ceilings), so that the
+  // CLI and the window say the same of one file.
+  std::string warning;
+  const Settings settings = loadSettings(defaultSettingsFile(), &warning);
+  if (!warning.empty()) std::cerr << "fuselab analyze: " << warning << "\n";
+  const auto threshold_ns =
+      args.gap_threshold_us ? parseThresholdUs(*args.gap_threshold_us) : std::optional<int64_t>(settings.gap_threshold_ns);
   if (!threshold_ns) {
     std::cerr << "fuselab analyze: --gap-threshold-us must be a number of microseconds from "
               << AnalysisOptions::kMinGapThresholdNs / 1000 << " to " << AnalysisOptions::kMaxGapThresholdNs / 1000
-              << ", got '" << args.gap_threshold_us << "'\n";
+              << ", got '" << args.gap_threshold_us.value_or("") << "'\n";
     return 1;
   }
   if (isRunArgument(args.traces)) {
     RunAnalysisOptions run_options;
     run_options.trace.gap_threshold_ns = *threshold_ns;
+    run_options.trace.measured_ceilings = settings.measured_ceilings;
     if (!args.align.empty()) {
       run_options.align = alignMethodFromName(args.align);
       if (!run_options.align) {
@@ -80,9 +87,7 @@ int runAnalyze(const AnalyzeArgs& args) {
   }
   AnalysisOptions options;
   options.gap_threshold_ns = *threshold_ns;
-  std::string warning;
-  options.measured_ceilings = loadSettings(defaultSettingsFile(), &warning).measured_ceilings;
-  if (!warning.empty()) std::cerr << "fuselab analyze: " << warning << "\n";
+  options.measured_ceilings = settings.measured_ceilings;
   const TraceAnalysis analysis = analyzeTrace(trace, options);
   if (args.json)
     std::cout << analysisJson(trace, analysis).dump(2) << "\n";
@@ -104,8 +109,8 @@ void addAnalyzeCommand(CLI::App& app, int& exit_code) {
                   "Runs: align rank clocks by none, epoch or collectives (default: collectives when they match)");
   cmd->add_flag("--json", args->json, "Print the analysis as JSON instead of text");
   cmd->add_option("--gap-threshold-us", args->gap_threshold_us,
-                  "Idle gaps shorter than this (in us) that the CPU did not cause count as kernel wait")
-      ->capture_default_str();
+                  "Idle gaps shorter than this (in us) that the CPU did not cause count as kernel wait "
+                  "(default: the window's saved setting, else 30)");
   cmd->callback([args, &exit_code] { exit_code = runAnalyze(*args); });
 }
 

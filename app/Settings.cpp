@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "profiling/analysis/Analysis.h"
 #include "profiling/trace/AtomicFile.h"
 
 namespace fuselab {
@@ -71,7 +72,8 @@ std::filesystem::path defaultSettingsFile() {
 void Settings::clamp() {
   if (theme != "dark" && theme != "light") theme = "dark";
   if (!(ui_scale >= 0.75f && ui_scale <= 3.0f)) ui_scale = 1.0f;
-  gap_threshold_ns = std::clamp<int64_t>(gap_threshold_ns, 0, 1'000'000'000);
+  gap_threshold_ns =
+      std::clamp(gap_threshold_ns, AnalysisOptions::kMinGapThresholdNs, AnalysisOptions::kMaxGapThresholdNs);
   window_width = std::clamp(window_width, 640, 16384);
   window_height = std::clamp(window_height, 400, 16384);
   if (!(sidebar_width >= 200 && sidebar_width <= 1200)) sidebar_width = 340;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/Roofline.h"
 
 namespace fuselab {
@@ -17,7 +18,7 @@ namespace fuselab {
 struct Settings {
   std::string theme = "dark";  // "dark" | "light"
   float ui_scale = 1.0f;       // text and widget size
-  int64_t gap_threshold_ns = 30'000;
+  int64_t gap_threshold_ns = AnalysisOptions{}.gap_threshold_ns;
   std::vector<std::string> recent_files;  // newest first
   int window_width = 1600;
   int window_height = 940;

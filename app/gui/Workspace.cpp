@@ -388,7 +388,10 @@ void Workspace::drawSidebar(const ui::Theme& th) {
   ImGui::TextUnformatted("Gap threshold");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
-  ImGui::SliderFloat("##gap_threshold", &threshold_us_, 0.0f, 1000.0f, "%.0f us", ImGuiSliderFlags_Logarithmic);
+  // The whole range analysis accepts (up to 1 s), logarithmic so that the
+  // usual 1-1000 us keep most of the slider.
+  ImGui::SliderFloat("##gap_threshold", &threshold_us_, float(AnalysisOptions::kMinGapThresholdNs) / 1000.0f,
+                     float(AnalysisOptions::kMaxGapThresholdNs) / 1000.0f, "%.0f us", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Idle gaps shorter than this (and not host wait) count as kernel wait.\n"
                       "Ctrl+click to type a value.");

@@ -12,6 +12,7 @@
 #include "app/GpuProbe.h"
 #include "app/Settings.h"
 #include "tests/app/CliRun.h"
+#include "tests/app/ScopedConfigHome.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -21,25 +22,10 @@ using test::runFuselab;
 
 const std::string kMlp = test::fixture("mlp_eager.json.gz").string();
 
-// Points XDG_CONFIG_HOME at a scratch folder for one test.
-class ScopedConfigHome {
- public:
-  explicit ScopedConfigHome(const std::string& name) : dir_(test::scratchDir(name)) {
-    if (const char* old = std::getenv("XDG_CONFIG_HOME")) old_ = old;
-    ::setenv("XDG_CONFIG_HOME", dir_.c_str(), 1);
-  }
-  ~ScopedConfigHome() { old_ ? ::setenv("XDG_CONFIG_HOME", old_->c_str(), 1) : ::unsetenv("XDG_CONFIG_HOME"); }
-  std::filesystem::path settingsFile() const { return dir_ / "fuselab" / "settings.json"; }
-
- private:
-  std::filesystem::path dir_;
-  std::optional<std::string> old_;
-};
-
 const char* kFields[] = {"flops", "bytes", "intensity", "achieved_tflops", "achieved_gbps", "speed_of_light", "bound"};
 
 TEST(CommandAnalyzeRoofline, JsonFieldsWithPublishedCeilings) {
-  ScopedConfigHome home("AnalyzeRoofline.Published");
+  test::ScopedConfigHome home("AnalyzeRoofline.Published");
   auto r = runFuselab({"analyze", kMlp, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -69,7 +55,7 @@ TEST(CommandAnalyzeRoofline, JsonFieldsWithPublishedCeilings) {
 }
 
 TEST(CommandAnalyzeRoofline, MeasuredCeilingsFromTheSettingsWin) {
-  ScopedConfigHome home("AnalyzeRoofline.Measured");
+  test::ScopedConfigHome home("AnalyzeRoofline.Measured");
   Settings s;
   Ceilings c;
   c.gpu = "NVIDIA H100 80GB HBM3";
@@ -92,7 +78,7 @@ TEST(CommandAnalyzeRoofline, MeasuredCeilingsFromTheSettingsWin) {
 }
 
 TEST(CommandAnalyzeRoofline, UnknownWorkIsNullWithAReason) {
-  ScopedConfigHome home("AnalyzeRoofline.Unknown");
+  test::ScopedConfigHome home("AnalyzeRoofline.Unknown");
   auto r = runFuselab({"analyze", test::fixture("multistream_memcpy.json.gz").string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -108,7 +94,7 @@ TEST(CommandAnalyzeRoofline, UnknownWorkIsNullWithAReason) {
 }
 
 TEST(CommandAnalyzeRoofline, TextSection) {
-  ScopedConfigHome home("AnalyzeRoofline.Text");
+  test::ScopedConfigHome home("AnalyzeRoofline.Text");
   auto r = runFuselab({"analyze", kMlp});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* needle : {"Roofline: published ceilings for NVIDIA H100 80GB HBM3", "of speed of light", "SoL",
@@ -118,7 +104,7 @@ TEST(CommandAnalyzeRoofline, TextSection) {
 
 TEST(CommandCeilings, WithoutAGpuSaysSo) {
   if (nvidiaGpuVisible()) GTEST_SKIP() << "this machine has a GPU: the GPU test measures the ceilings";
-  ScopedConfigHome home("Ceilings.NoGpu");
+  test::ScopedConfigHome home("Ceilings.NoGpu");
   auto r = runFuselab({"ceilings", "--json"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_TRUE(r.out.empty()) << r.out;

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "app/Settings.h"
 #include "tests/app/CliRun.h"
+#include "tests/app/ScopedConfigHome.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -63,6 +65,22 @@ TEST(CommandAnalyze, ThresholdMovesGapsBetweenKernelWaitAndOther) {
   EXPECT_GT(wide["kernel_wait_ns"].get<int64_t>(), 0);
   EXPECT_EQ(zero["total_ns"], wide["total_ns"]);
   EXPECT_EQ(zero["host_wait_ns"], wide["host_wait_ns"]);  // host wait does not depend on the threshold
+}
+
+// Without --gap-threshold-us, the threshold saved by the window: the CLI
+// and the window say the same of one file.
+TEST(CommandAnalyze, TheSavedThresholdAppliesUnlessTheFlagIsGiven) {
+  test::ScopedConfigHome home("CommandAnalyze.SavedThreshold");
+  CliRun r = runFuselab({"analyze", kMlp, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["options"]["gap_threshold_ns"], 30000);  // nothing saved: the default
+  Settings saved;
+  saved.gap_threshold_ns = 5000;
+  saveSettings(saved, home.settingsFile());
+  r = runFuselab({"analyze", kMlp, "--json"});
+  EXPECT_EQ(nlohmann::json::parse(r.out)["options"]["gap_threshold_ns"], 5000);
+  r = runFuselab({"analyze", kMlp, "--json", "--gap-threshold-us", "30"});
+  EXPECT_EQ(nlohmann::json::parse(r.out)["options"]["gap_threshold_ns"], 30000);
 }
 
 TEST(CommandAnalyze, InvalidThresholdNamesTheAllowedRange) {
