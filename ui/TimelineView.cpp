@@ -180,12 +180,6 @@ std::optional<ImVec2> TimelineView::screenCenterOf(EventRef e) const {
   return p;
 }
 
-size_t TimelineView::lastRecordCount() const {
-  size_t n = 0;
-  for (const auto& l : lane_records_) n += l.records.size();
-  return n;
-}
-
 double TimelineView::maxNsPerPx() const {
   double span = trace_ ? trace_end_ - trace_begin_ : 1e9;
   return std::max(span, 1000.0) * 2 / std::max(axis_.width_px, 1.0f);

@@ -81,8 +81,6 @@ class TimelineView {
   // of the timeline area).
   ImVec2 lastRectMin() const { return rect_min_; }
   ImVec2 lastRectMax() const { return rect_max_; }
-  // Draw records produced in the last frame, over all lanes (for tests).
-  size_t lastRecordCount() const;
   // Where `e` was drawn in the last frame (centre, screen coordinates);
   // nullopt when it was off screen.
   std::optional<ImVec2> screenCenterOf(EventRef e) const;

@@ -189,10 +189,6 @@ void Workspace::setWorkbenchPanel(std::string title, std::function<void()> draw)
   workbench_ = std::move(draw);
 }
 
-void Workspace::addDetailsTab(std::string title, std::function<void()> draw) {
-  details_tabs_.emplace_back(std::move(title), std::move(draw));
-}
-
 ui::ThemeKind Workspace::themeKind() const {
   if (theme_override_) return *theme_override_;
   return ui::parseThemeKind(settings_.theme).value_or(ui::ThemeKind::Dark);
@@ -322,12 +318,6 @@ void Workspace::drawFrame(ScreenshotArea area) {
   if (ImGui::BeginTabBar("##details")) {
     run_panels_.drawTableTabs(th, timeline_);
     stats_.drawTableTabs(trace_.get(), analysis_.get(), th, timeline_);
-    for (auto& [title, draw] : details_tabs_) {
-      if (ImGui::BeginTabItem(title.c_str())) {
-        draw();
-        ImGui::EndTabItem();
-      }
-    }
     ImGui::EndTabBar();
   }
   ImGui::EndChild();

@@ -91,8 +91,6 @@ class Workspace {
   // The workbench (workload sliders, Run/Live) is drawn by its owner into the
   // top of the sidebar, under `title`.
   void setWorkbenchPanel(std::string title, std::function<void()> draw);
-  // Adds a tab to the Details panel (beside Kernels, CPU ops, Steps, ...).
-  void addDetailsTab(std::string title, std::function<void()> draw);
 
   ui::TimelineView& timeline() { return timeline_; }
   Settings& settings() { return settings_; }
@@ -154,7 +152,6 @@ class Workspace {
 
   std::string workbench_title_;
   std::function<void()> workbench_;
-  std::vector<std::pair<std::string, std::function<void()>>> details_tabs_;
 };
 
 }  // namespace fuselab

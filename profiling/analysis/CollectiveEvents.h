@@ -35,7 +35,7 @@ struct CollectiveEvent {
 std::vector<CollectiveEvent> findCollectives(const Trace& trace);
 
 // What the CPU-side ops say about a collective; filled into `c` where they
-// say it (internal to findCollectives, exposed for tests).
+// say it (CollectiveMetadata.cpp; findCollectives calls it for each op).
 void readCollectiveMetadata(const Trace& trace, EventRef op, CollectiveEvent& c);
 
 // Bytes of one element of a dtype as traces spell it ("float", "c10::BFloat16",

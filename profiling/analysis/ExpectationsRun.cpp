@@ -73,10 +73,6 @@ ExpectationResult collectivesPerStep(const Run& run, const RunAnalysis& a, const
 
 }  // namespace
 
-bool isRunExpectation(ExpectationKind kind) {
-  return kind == ExpectationKind::LateRankEveryStep || kind == ExpectationKind::CollectivesPerStep;
-}
-
 std::vector<ExpectationResult> evaluateRunExpectations(const Run& run, const RunAnalysis& analysis,
                                                        const std::vector<Expectation>& expectations) {
   std::vector<ExpectationResult> out;

@@ -12,8 +12,6 @@
 
 namespace fuselab {
 
-bool isRunExpectation(ExpectationKind kind);
-
 // `analysis` must be analyzeRun(run). Evidence refers to the lowest rank's
 // trace (run.ranks.front()) for trace kinds; run kinds give none.
 std::vector<ExpectationResult> evaluateRunExpectations(const Run& run, const RunAnalysis& analysis,

@@ -36,12 +36,4 @@ DepthIndex::DepthIndex(const Trace& trace) {
   }
 }
 
-size_t DepthIndex::positionOf(const Trace& trace, EventRef e) const {
-  const Track& t = trace.tracks[e.track];
-  const DepthColumn& c = tracks_[e.track].depths[t.depth[e.index]];
-  size_t p = c.firstStartingAtOrAfter(t.start_ns[e.index]);
-  while (p < c.size() && c.event[p] != e.index) ++p;  // equal starts (zero-length events)
-  return p;
-}
-
 }  // namespace fuselab::ui

@@ -35,8 +35,6 @@ class DepthIndex {
 
   const TrackDepths& track(uint32_t t) const { return tracks_[t]; }
   size_t trackCount() const { return tracks_.size(); }
-  // Position of `index` (an event of `track`) inside its depth column.
-  size_t positionOf(const Trace& trace, EventRef e) const;
 
  private:
   std::vector<TrackDepths> tracks_;
