@@ -17,9 +17,10 @@ Exit codes: 0 ok, 2 bad arguments or a failed run, 3 fewer than two GPUs or no N
 import argparse
 import json
 import os
-import socket
 import sys
 import time
+
+from make_gloo_run import free_port  # beside this script
 
 
 def worker(rank, world, port, out, steps, delay_ms, big_mb):
@@ -86,12 +87,6 @@ def worker(rank, world, port, out, steps, delay_ms, big_mb):
     print(json.dumps({"rank": rank, "big_all_reduce_bytes": big.numel() * big.element_size(),
                       "event_timed_us": seconds * 1e6, "busbw_gbps": busbw}), flush=True)
     dist.destroy_process_group()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def main():
