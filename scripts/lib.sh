@@ -8,6 +8,13 @@ PSUTIL_VERSION=7.2.2
 
 say() { printf '[fuselab] %s\n' "$*"; }
 
+# ccache keys relative to the checkout, so that a clone in another folder
+# (CI's) reuses what a build here compiled: paths under ROOT are rewritten
+# relative, and the build folder is left out of the hash (debug info then
+# names the folder of the build that filled the cache).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+
 # Configures (once) and builds. Usage: build_fuselab [DIR [CMAKE_ARGS...]];
 # DIR defaults to $BUILD_DIR, the arguments go to the first configure.
 build_fuselab() {
