@@ -26,9 +26,10 @@ const CollectiveStats* longestHeldUp(const std::vector<CollectiveStats>& collect
   return worst;
 }
 
-RunVerdict perRank(const std::vector<RankStats>& ranks) {
+// Each rank's own verdict, after `lead` (why the run is judged rank by rank).
+RunVerdict perRank(const std::vector<RankStats>& ranks, RunVerdictKind kind, const std::string& lead) {
   RunVerdict v;
-  v.kind = RunVerdictKind::PerRank;
+  v.kind = kind;
   std::string kinds;
   bool alike = true;
   VerdictKind first = VerdictKind::NoGpuWork;
@@ -43,7 +44,7 @@ RunVerdict perRank(const std::vector<RankStats>& ranks) {
                      formatPercent(r.time.fraction(r.time.non_compute_ns)) + ").";
   }
   v.title = alike && !ranks.empty() ? "Every rank " + verdictWords(first) : "Ranks differ";
-  v.explanation = "No rank waits long for another and transfers are short; each rank is judged alone. " + v.explanation;
+  v.explanation = lead + " " + v.explanation;
   return v;
 }
 
@@ -62,11 +63,8 @@ std::string_view runVerdictName(RunVerdictKind k) {
 RunVerdict decideRunVerdict(const std::vector<RankStats>& ranks, const std::vector<CollectiveStats>& collectives,
                             const std::vector<Straggler>& stragglers) {
   if (collectives.empty()) {
-    RunVerdict v = perRank(ranks);
-    v.kind = RunVerdictKind::NoCollectives;
-    v.explanation = "No collective matched across the ranks, so nothing says whether they waited for each other. " +
-                    v.explanation.substr(v.explanation.find(". ") + 2);
-    return v;
+    return perRank(ranks, RunVerdictKind::NoCollectives,
+                   "No collective matched across the ranks, so nothing says whether they waited for each other.");
   }
   RunVerdict v;
   const RankStats* most_waiting = nullptr;
@@ -120,7 +118,8 @@ RunVerdict decideRunVerdict(const std::vector<RankStats>& ranks, const std::vect
     }
     return v;
   }
-  return perRank(ranks);
+  return perRank(ranks, RunVerdictKind::PerRank,
+                 "No rank waits long for another and transfers are short; each rank is judged alone.");
 }
 
 }  // namespace fuselab
