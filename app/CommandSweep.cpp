@@ -147,8 +147,8 @@ void addSweepCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--workload", a->workload, "mlp, linear or tp_mlp (the fused variant of mlp is fused_mlp)")
       ->capture_default_str();
   cmd->add_option("--variants", a->variants,
-                  "Comma-separated: eager, graph, fused (default: all three; tp_mlp: eager, fused, overlap, default "
-                  "eager,overlap)");
+                  "Comma-separated: eager, graph, fused (default: all three; tp_mlp: eager, fused, overlap or graph, "
+                  "default eager,overlap)");
   cmd->add_option("--ranks", a->ranks, "tp_mlp: comma-separated rank counts, e.g. 1,2 (each point is a run; its "
                                        "time is rank 0's unprofiled time per forward)");
   cmd->add_option("--tokens", a->tokens, "FIRST:LAST (powers of two) or a list such as 1,64,512,8192")

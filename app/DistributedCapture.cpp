@@ -29,7 +29,14 @@ WorkloadParams checkedParams(const WorkloadParams& params) {
   if (p.hidden % p.ranks != 0)
     throw WorkloadError(p.workload + " splits hidden = " + std::to_string(p.hidden) + " across " +
                         std::to_string(p.ranks) + " ranks: hidden must be a multiple of the rank count");
-  if (p.graph) throw WorkloadError(p.workload + " has no CUDA graph mode: drop --graph");
+  if (p.graph) {
+    if (p.device != Device::Cuda) throw WorkloadError("CUDA graph mode needs --device cuda (Gloo runs on the CPU)");
+    if (p.variant == "overlap")
+      throw WorkloadError("overlap already replays its chunked forward as a CUDA graph on NCCL: drop --graph");
+    if (p.delay_rank >= 0)
+      throw WorkloadError("--delay-rank sleeps on the host, which a CUDA graph does not replay: drop --graph or "
+                          "--delay-rank");
+  }
   if (p.device == Device::Cuda) {
     const int gpus = captureBackend().gpuCount();
     if (gpus == 0) throw NoGpuError("no CUDA GPU available on this machine");

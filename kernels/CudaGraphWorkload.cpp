@@ -1,10 +1,9 @@
 #include "kernels/CudaGraphWorkload.h"
 
 #ifdef FUSELAB_HAVE_CUDA
-#include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAFunctions.h>
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
+
+#include "kernels/ForwardGraph.h"
 #endif
 
 #include "kernels/TorchWorkload.h"
@@ -19,30 +18,8 @@ constexpr int kWarmupForwards = 3;
 class CudaGraphWorkload final : public TorchWorkload {
  public:
   explicit CudaGraphWorkload(std::unique_ptr<Workload> eager) : eager_(std::move(eager)) {
-    translateOutOfMemory("capturing the CUDA graph", [&] {
-      // Warm up on the capture stream first: cuBLAS handles, workspaces and
-      // allocator blocks must exist before capture (no allocation from the
-      // default pool is allowed inside it).
-      c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, 0);
-      c10::cuda::device_synchronize();
-      {
-        c10::cuda::CUDAStreamGuard on_side(side);
-        for (int i = 0; i < kWarmupForwards; ++i) eager_->forward();
-        c10::cuda::device_synchronize();
-        graph_.capture_begin();
-        try {
-          eager_->forward();
-        } catch (...) {
-          try {
-            graph_.capture_end();
-          } catch (...) {
-          }
-          throw;
-        }
-        graph_.capture_end();
-      }
-      c10::cuda::device_synchronize();
-    });
+    translateOutOfMemory("capturing the CUDA graph",
+                         [&] { graph_ = captureForwardGraph([&] { eager_->forward(); }, kWarmupForwards); });
   }
 
   std::string name() const override { return eager_->name(); }
@@ -50,12 +27,13 @@ class CudaGraphWorkload final : public TorchWorkload {
   std::string describe() const override { return eager_->describe() + ", replayed as a CUDA graph"; }
 
   void forward() override {
-    translateOutOfMemory("replaying the CUDA graph", [&] { graph_.replay(); });
+    translateOutOfMemory("replaying the CUDA graph", [&] { graph_->replay(); });
   }
   void synchronize() override { c10::cuda::device_synchronize(); }
 
   double flopsPerForward() const override { return eager_->flopsPerForward(); }
   double weightBytes() const override { return eager_->weightBytes(); }
+  std::string distributedInfoJson() const override { return eager_->distributedInfoJson(); }
 
   // The graph writes into the tensors captured from the eager workload.
   at::Tensor input() const override { return torchPart().input(); }
@@ -70,7 +48,7 @@ class CudaGraphWorkload final : public TorchWorkload {
   }
 
   std::unique_ptr<Workload> eager_;
-  at::cuda::CUDAGraph graph_;
+  std::unique_ptr<at::cuda::CUDAGraph> graph_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <ATen/ops/mul.h>
 #include <c10/core/InferenceMode.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -18,9 +19,12 @@
 #include <thread>
 
 #include "kernels/FusedMlp.h"
+#include "kernels/ForwardGraph.h"
 
 namespace fuselab {
 namespace {
+
+constexpr int kGraphWarmupForwards = 3;
 
 at::Device rankDevice(const WorkloadParams& p, const ProcessGroup& pg) {
   return p.device == Device::Cuda ? at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(pg.local_rank))
@@ -78,11 +82,17 @@ class TpMlpWorkload final : public TorchWorkload {
       x_ = seededRandn({p.batch, p.seq, p.dim}, p.seed, 1.0, DType::FP32, Device::Cpu).to(dev, type);
 #ifdef FUSELAB_HAVE_CUDA
       if (p.variant == "fused" && fused_note_.empty()) fused_ = std::make_unique<FusedMlp>(gate_, up_, down_);
+      if (overlap_ && pg_.backend_name == "nccl") captureOverlapGraph();
 #endif
     });
   }
 
   ~TpMlpWorkload() override {
+#ifdef FUSELAB_HAVE_CUDA
+    // A graph holding NCCL collectives keeps a reference on the communicator:
+    // NCCL's teardown waits for it, so the graph goes first.
+    graph_.reset();
+#endif
     try {
       pg_.group->shutdown();
     } catch (...) {  // a peer already gone: nothing left to tell it
@@ -99,8 +109,15 @@ class TpMlpWorkload final : public TorchWorkload {
       << ", " << p_.seq << ", " << p_.dim << "] " << dtypeName(p_.dtype) << " on " << deviceName(p_.device)
       << ", down_r(gelu_tanh(gate_r(x)) * up_r(x)) + all-reduce, gate_r/up_r [" << shard_ << ", " << p_.dim
       << "], down_r [" << p_.dim << ", " << shard_ << "], no bias";
-    if (overlap_) o << ", down GEMM and all-reduce in " << kTpMlpChunks << " chunks";
-    if (p_.delay_rank >= 0) o << ", rank " << p_.delay_rank << " sleeps " << p_.delay_us << " us before its all-reduce";
+    if (overlap_) {
+      o << ", the forward in " << kTpMlpChunks << " chunks of tokens, each chunk's all-reduce beside the next chunk's "
+        << "GEMMs";
+      if (overlapGraphed()) o << ", replayed as one CUDA graph";
+      if (!graph_note_.empty()) o << ", eager: " << graph_note_;
+    }
+    if (p_.delay_rank >= 0)
+      o << ", rank " << p_.delay_rank << " sleeps " << p_.delay_us << " us before its "
+        << (overlapGraphed() ? "forward" : "all-reduce");
     return o.str();
   }
 
@@ -115,15 +132,14 @@ class TpMlpWorkload final : public TorchWorkload {
         allReduce({out_});
         return;
       }
-      at::Tensor g = at::gelu(at::linear(x_, gate_), "tanh");
-      at::Tensor u = at::linear(x_, up_);
-      at::Tensor h = at::mul(g, u);
-      if (!overlap_) {
-        out_ = at::linear(h, down_);
-        allReduce({out_});
+      if (overlap_) {
+        forwardOverlapped();
         return;
       }
-      forwardOverlapped(h.view({-1, shard_}));
+      at::Tensor g = at::gelu(at::linear(x_, gate_), "tanh");
+      at::Tensor u = at::linear(x_, up_);
+      out_ = at::linear(at::mul(g, u), down_);
+      allReduce({out_});
     });
   }
 
@@ -154,22 +170,40 @@ class TpMlpWorkload final : public TorchWorkload {
     pg_.group->allreduce(tensors)->wait();
   }
 
-  // The down GEMM chunk by chunk of tokens, each chunk's all-reduce issued
-  // right after its GEMM, all waited for at the end.
-  void forwardOverlapped(const at::Tensor& h) {
-    const int64_t tokens = h.size(0);
-    at::Tensor y = at::empty({tokens, p_.dim}, h.options());
+  bool overlapGraphed() const {
+#ifdef FUSELAB_HAVE_CUDA
+    return graph_ != nullptr;
+#else
+    return false;
+#endif
+  }
+
+  void forwardOverlapped() {
+#ifdef FUSELAB_HAVE_CUDA
+    if (graph_) {
+      delayIfStraggler();
+      graph_->replay();
+      return;
+    }
+#endif
+    forwardChunked(true);
+  }
+
+  // The whole forward chunk by chunk of tokens, each chunk's all-reduce
+  // issued right after its down GEMM (on NCCL, it runs on c10d's stream while
+  // the next chunk's GEMMs run on ours), all waited for at the end.
+  void forwardChunked(bool delay) {
+    const at::Tensor x = x_.view({-1, p_.dim});
+    const int64_t tokens = x.size(0);
+    at::Tensor y = at::empty({tokens, p_.dim}, x.options());
     std::vector<c10::intrusive_ptr<c10d::Work>> works;
     const int64_t chunk = (tokens + kTpMlpChunks - 1) / kTpMlpChunks;
-    bool delayed = false;
     for (int64_t begin = 0; begin < tokens; begin += chunk) {
       const int64_t len = std::min(chunk, tokens - begin);
+      const at::Tensor xc = x.narrow(0, begin, len);
       at::Tensor part = y.narrow(0, begin, len);
-      at::mm_out(part, h.narrow(0, begin, len), down_.t());
-      if (!delayed) {
-        delayIfStraggler();
-        delayed = true;
-      }
+      at::mm_out(part, at::mul(at::gelu(at::linear(xc, gate_), "tanh"), at::linear(xc, up_)), down_.t());
+      if (delay && begin == 0) delayIfStraggler();
       std::vector<at::Tensor> one{part};
       works.push_back(pg_.group->allreduce(one));
     }
@@ -177,12 +211,57 @@ class TpMlpWorkload final : public TorchWorkload {
     out_ = y.view({p_.batch, p_.seq, p_.dim});
   }
 
+#ifdef FUSELAB_HAVE_CUDA
+  // On NCCL the chunked forward is captured once and replayed: eager, each
+  // c10d all-reduce costs 60-95 us of host time, more than a chunk's GEMMs
+  // take, so the GPU would wait on the host instead of overlapping. Captured
+  // collectives must be the same on every rank (one rank replaying while
+  // another runs eager collectives hangs both), so the ranks agree through
+  // the store and all fall back to eager if any capture failed.
+  void captureOverlapGraph() {
+    std::string error;
+    try {
+      graph_ = captureForwardGraph(
+          [&] {
+            c10::InferenceMode guard;
+            forwardChunked(false);
+          },
+          kGraphWarmupForwards);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    graph_note_ = agreeOnGraph(error);
+    if (!graph_note_.empty()) graph_.reset();
+  }
+
+  // "" when every rank captured, else which rank failed and why.
+  std::string agreeOnGraph(const std::string& own_error) {
+    static std::atomic<int> generation{0};  // workloads are built in the same order on every rank
+    const std::string prefix = "fuselab/tp_mlp_graph/" + std::to_string(generation++) + "/";
+    try {
+      pg_.store->set(prefix + std::to_string(pg_.rank), own_error.empty() ? std::string("ok") : own_error);
+      for (int r = 0; r < pg_.world_size; ++r) {
+        const std::string v = pg_.store->get_to_str(prefix + std::to_string(r));
+        if (v != "ok") return "rank " + std::to_string(r) + " could not capture a CUDA graph (" + v + ")";
+      }
+    } catch (const std::exception& e) {
+      throw WorkloadError("rank " + std::to_string(pg_.rank) +
+                          " waited for the other ranks' CUDA graph capture in vain: " + e.what());
+    }
+    return {};
+  }
+#endif
+
   WorkloadParams p_;
   ProcessGroup pg_;
   int64_t shard_ = 0;
   bool overlap_ = false;
   std::string fused_note_;
   std::unique_ptr<FusedMlp> fused_;
+#ifdef FUSELAB_HAVE_CUDA
+  std::unique_ptr<at::cuda::CUDAGraph> graph_;
+#endif
+  std::string graph_note_;  // why overlap runs eager on NCCL ("" when graphed or not on NCCL)
   at::Tensor gate_, up_, down_, x_, out_;
   int64_t forwards_ = 0;
 };

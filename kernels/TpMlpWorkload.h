@@ -9,9 +9,11 @@
 //   fused:   our fused kernel (kernels/FusedMlp.h) on the shard where it
 //            applies (CUDA, bf16/fp16, hidden/N a multiple of 8); elsewhere
 //            eager, and describe() says why
-//   overlap: the down GEMM in kChunks chunks of tokens, each chunk's
-//            all-reduce issued as soon as it is computed so it runs while
-//            the next chunk's GEMM does
+//   overlap: the forward in kTpMlpChunks chunks of tokens, each chunk's
+//            all-reduce issued as soon as its down GEMM is done so it runs
+//            while the next chunk's GEMMs do; on NCCL captured once and
+//            replayed as a CUDA graph (no host time between chunks), eager
+//            on Gloo or when a rank cannot capture (describe() says why)
 // A test hook: FUSELAB_TEST_RANK_FAULT="R:abort" (or "R:hang") makes rank R
 // abort (or hang) in its first forward, to check how a launcher copes.
 #pragma once

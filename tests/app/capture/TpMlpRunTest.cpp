@@ -196,6 +196,10 @@ TEST(TpMlpRun, BadValuesAreRefusedBeforeAnyRankStarts) {
   r = test::runFuselab({"capture", "--workload", "tp_mlp", "--ranks", "2", "--device", "cpu", "--delay-rank", "5:100"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("not a rank of 2"), std::string::npos) << r.err;
+
+  r = test::runFuselab({"capture", "--workload", "tp_mlp", "--ranks", "2", "--device", "cpu", "--graph"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("CUDA graph mode needs --device cuda"), std::string::npos) << r.err;
   expectNoFolderLeft(out);
 }
 

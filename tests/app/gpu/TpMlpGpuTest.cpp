@@ -42,6 +42,10 @@ TEST(TpMlpGpu, OneNcclRankCapturesEachVariant) {
     EXPECT_EQ(t.meta.trace_name.find("-> eager"), std::string::npos) << t.meta.trace_name;
     if (variant == "fused") EXPECT_EQ(countNamed(t, "fuselab::fused_mlp"), 3u) << t.meta.trace_name;
     if (variant == "eager") EXPECT_EQ(countNamed(t, "aten::linear"), 9u);
+    if (variant == "overlap") {  // one graph launch per forward, no per-chunk dispatch
+      EXPECT_EQ(countNamed(t, "cudaGraphLaunch"), 3u) << t.meta.trace_name;
+      EXPECT_EQ(countNamed(t, "aten::linear"), 0u);
+    }
   }
 }
 
