@@ -26,7 +26,9 @@
 
 namespace fuselab {
 
-inline constexpr int kTpMlpChunks = 4;
+// Two chunks: on two H200s four were slower at 2048 and 8192 tokens (smaller
+// GEMMs, and NCCL's kernels beside them twice as often; DESIGN.md).
+inline constexpr int kTpMlpChunks = 2;
 inline constexpr const char* kRankFaultEnv = "FUSELAB_TEST_RANK_FAULT";
 
 // Joins the job described by `env` (ProcessGroupSetup.h) and builds rank

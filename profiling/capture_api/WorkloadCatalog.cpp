@@ -79,7 +79,7 @@ WorkloadInfo tpMlp() {
       "The mlp workload Megatron-style on --ranks processes (c10d: NCCL on cuda, one GPU per rank; Gloo on the "
       "cpu): gate and up split by columns, down by rows, one all-reduce of the output per forward. eager: LibTorch "
       "ops per shard. fused: our fused kernel per shard (CUDA, bf16/fp16; else eager, said in the trace name). "
-      "overlap: the forward in 4 chunks of tokens, each chunk's all-reduce running while the next chunk's GEMMs "
+      "overlap: the forward in 2 chunks of tokens, each chunk's all-reduce running while the next chunk's GEMMs "
       "compute; on NCCL replayed as one CUDA graph, so no host time separates the chunks.";
   info.variants = {"eager", "fused", "overlap"};
   info.defaults.workload = "tp_mlp";
