@@ -200,6 +200,15 @@ TEST(TpMlpRun, BadValuesAreRefusedBeforeAnyRankStarts) {
   r = test::runFuselab({"capture", "--workload", "tp_mlp", "--ranks", "2", "--device", "cpu", "--graph"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("CUDA graph mode needs --device cuda"), std::string::npos) << r.err;
+  // Refused before the GPU count is asked, so these hold with and without a GPU.
+  r = test::runFuselab({"capture", "--workload", "tp_mlp", "--ranks", "2", "--device", "cuda", "--variant", "overlap",
+                        "--graph"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("overlap already replays its chunked forward as a CUDA graph"), std::string::npos) << r.err;
+  r = test::runFuselab({"capture", "--workload", "tp_mlp", "--ranks", "2", "--device", "cuda", "--delay-rank", "1:100",
+                        "--graph"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("which a CUDA graph does not replay"), std::string::npos) << r.err;
   expectNoFolderLeft(out);
 }
 

@@ -49,6 +49,20 @@ TEST(TpMlpGpu, OneNcclRankCapturesEachVariant) {
   }
 }
 
+TEST(TpMlpGpu, GraphReplaysTheEagerForward) {
+  SKIP_WITHOUT_GPU();
+  const auto out = test::scratchDir("TpMlpGpu_graph") / "run";
+  const test::CliRun r = test::runFuselab({"capture", "--workload", "tp_mlp", "--graph", "--ranks", "1", "--device",
+                                           "cuda", "--dtype", "bf16", "--batch", "4", "--seq", "16", "--dim", "256",
+                                           "--hidden", "1024", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const fuselab::Run run = loadRun(expandRunPaths({out}));
+  ASSERT_EQ(run.ranks.size(), 1u);  // the graph keeps the rank's distributedInfo
+  const Trace& t = run.ranks[0].trace;
+  EXPECT_NE(t.meta.trace_name.find("replayed as a CUDA graph"), std::string::npos) << t.meta.trace_name;
+  EXPECT_EQ(countNamed(t, "cudaGraphLaunch"), 3u);
+}
+
 TEST(TpMlpGpu, MoreRanksThanGpusAreRefused) {
   SKIP_WITHOUT_GPU();
   const int gpus = captureBackend().gpuCount();
