@@ -51,7 +51,7 @@
 #include <string>
 #include <vector>
 
-#include "app/WorkloadCapture.h"
+#include "app/capture/WorkloadCapture.h"
 #include "kernels/WorkloadRegistry.h"
 #include "profiling/capture/Capture.h"
 #ifdef FUSELAB_HAVE_CUPTI

@@ -1,5 +1,5 @@
 #include "app/gui/AboutDialog.h"
-#include "app/CaptureModule.h"
+#include "app/capture/CaptureModule.h"
 
 #include <glad/gl.h>
 #include <imgui.h>

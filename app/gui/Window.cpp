@@ -10,11 +10,11 @@
 #include <iostream>
 #include <vector>
 
-#include "app/Commands.h"
+#include "app/cli/Commands.h"
 #include "app/Settings.h"
 #include "app/gui/GlfwWindow.h"
 #include "app/gui/OffscreenRenderer.h"
-#include "app/gui/TeachingPanels.h"
+#include "app/gui/TutorialPanels.h"
 #include "app/gui/UiContext.h"
 #include "app/gui/Workbench.h"
 #include "app/gui/Workspace.h"
@@ -109,7 +109,7 @@ int openWindowWith(const std::vector<std::string>& paths) {
 
   Workspace ws(settings);
   Workbench workbench(ws);      // workload, sizes, Run / Live
-  TeachingPanels teaching(ws);  // the Learn menu: tutorial, A/B compare, sweep
+  TutorialPanels tutorial(ws);  // the Learn menu: tutorial, A/B compare, sweep
   ws.openPaths(paths);
   if (!warning.empty()) ws.notify(warning);
 
@@ -137,7 +137,7 @@ int openWindowWith(const std::vector<std::string>& paths) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     ws.drawFrame();
-    teaching.draw();
+    tutorial.draw();
     ImGui::Render();
     int fw = 0, fh = 0;
     glfwGetFramebufferSize(w, &fw, &fh);

@@ -1,5 +1,5 @@
 // The desktop window: a GLFW window running the Workspace UI until closed.
-// openWindow() (declared in app/Commands.h) is the entry point; settings
+// openWindow() (declared in app/cli/Commands.h) is the entry point; settings
 // are loaded from and saved to settingsDir().
 #pragma once
 

@@ -3,9 +3,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "app/CaptureModule.h"
-#include "app/GpuProbe.h"
-#include "app/MeasuredCeilings.h"
+#include "app/capture/CaptureModule.h"
+#include "app/capture/GpuProbe.h"
+#include "app/capture/MeasuredCeilings.h"
 #include "app/gui/Workspace.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 

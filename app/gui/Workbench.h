@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <future>
 
-#include "app/CaptureWorker.h"
+#include "app/capture/CaptureWorker.h"
 #include "ui/WorkbenchPanel.h"
 
 namespace fuselab {

@@ -1,6 +1,6 @@
 // The capture module (libfuselab_capture_module.so): our workloads (kernels/)
 // and the collectors (profiling/capture/) behind the CaptureBackend interface.
-// The app opens it at run time (app/CaptureModule.cpp) and reaches it only
+// The app opens it at run time (app/capture/CaptureModule.cpp) and reaches it only
 // through the one function exported here.
 #include <ATen/Context.h>
 

@@ -48,7 +48,7 @@ endfunction()
 function(fuselab_check_layering)
   set(live "^fuselab_(capture|kernels|capture_module)$" "^torch" "^c10" "^CUDA::" "libtorch" "libc10" "cupti" "cudart")
   # The app and the executable too: capture reaches them only as the module
-  # they open at run time (app/CaptureModule.cpp).
+  # they open at run time (app/capture/CaptureModule.cpp).
   foreach(torch_free fuselab_trace fuselab_analysis fuselab_capture_api fuselab_ui_layout fuselab_ui fuselab_app fuselab)
     fuselab_forbid_links(${torch_free} ${live})
   endforeach()

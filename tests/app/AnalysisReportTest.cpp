@@ -1,7 +1,7 @@
 // The text and JSON reports of an analysis built from a small in-memory trace.
 #include <gtest/gtest.h>
 
-#include "app/AnalysisReport.h"
+#include "app/report/AnalysisReport.h"
 #include "tests/support/AddEvent.h"
 
 namespace fuselab {

@@ -1,4 +1,4 @@
-// The capture module seen from the app (app/CaptureModule.h): trace commands
+// The capture module seen from the app (app/capture/CaptureModule.h): trace commands
 // never open it (so never load LibTorch, CUDA or CUPTI), a capture without it
 // says what is missing, and the loader names the file and the dynamic
 // loader's message. This suite links nothing of capture; tests/app/capture/
@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/CaptureModule.h"
+#include "app/capture/CaptureModule.h"
 #include "tests/app/CliRun.h"
 #include "tests/support/TestPaths.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/Cli.h"
+#include "app/cli/Cli.h"
 
 namespace fuselab::test {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "app/GpuProbe.h"
+#include "app/capture/GpuProbe.h"
 #include "app/Settings.h"
 #include "tests/app/CliRun.h"
 #include "tests/app/ScopedConfigHome.h"

@@ -2,7 +2,7 @@
 // text only for kernels that carry counters.
 #include <gtest/gtest.h>
 
-#include "app/AnalysisReport.h"
+#include "app/report/AnalysisReport.h"
 #include "profiling/trace/MeasuredCounters.h"
 #include "tests/support/SyntheticTrace.h"
 

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "app/OpenPaths.h"
+#include "app/cli/OpenPaths.h"
 #include "tests/app/CliRun.h"
 #include "tests/support/TestPaths.h"
 

@@ -1,4 +1,4 @@
-#include "app/TimeRangeArg.h"
+#include "app/cli/TimeRangeArg.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "app/AssetPaths.h"
-#include "app/TutorialPresets.h"
+#include "app/tutorial/TutorialPresets.h"
 #include "profiling/analysis/Expectations.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "tests/support/TestPaths.h"

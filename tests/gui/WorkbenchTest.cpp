@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "app/CaptureModule.h"
+#include "app/capture/CaptureModule.h"
 #include "app/gui/GlfwWindow.h"
 #include "app/gui/OffscreenRenderer.h"
 #include "app/gui/Screenshot.h"

@@ -1,6 +1,6 @@
 # ctest "fuselab_links_no_capture_libraries": the fuselab executable must
 # not need LibTorch, CUDA or CUPTI (capture is the module it opens at run
-# time, app/CaptureModule.h). Run as: cmake -DEXE=<fuselab> -P CheckNoCaptureLibraries.cmake
+# time, app/capture/CaptureModule.h). Run as: cmake -DEXE=<fuselab> -P CheckNoCaptureLibraries.cmake
 cmake_policy(VERSION 3.25)
 execute_process(COMMAND ldd "${EXE}" OUTPUT_VARIABLE libraries RESULT_VARIABLE rc ERROR_VARIABLE error)
 if(NOT rc EQUAL 0)

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "app/CaptureModule.h"
-#include "app/WorkloadCapture.h"
+#include "app/capture/CaptureModule.h"
+#include "app/capture/WorkloadCapture.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 
 namespace fuselab {

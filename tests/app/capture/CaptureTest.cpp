@@ -7,9 +7,9 @@
 
 #include <stdexcept>
 
-#include "app/CaptureWorker.h"
-#include "app/Commands.h"
-#include "app/WorkloadCapture.h"
+#include "app/capture/CaptureWorker.h"
+#include "app/cli/Commands.h"
+#include "app/capture/WorkloadCapture.h"
 #include "kernels/WorkloadRegistry.h"
 #include "profiling/capture/Capture.h"
 #include "profiling/capture/DispatchCollector.h"

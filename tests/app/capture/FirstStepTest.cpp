@@ -8,7 +8,7 @@
 
 #include <sstream>
 
-#include "app/DistributedCapture.h"
+#include "app/capture/DistributedCapture.h"
 #include "tests/support/RunPython.h"
 
 namespace fuselab {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/Sweep.h"
+#include "app/capture/Sweep.h"
 #include "kernels/WorkloadRegistry.h"
 #include "tests/support/TestPaths.h"
 

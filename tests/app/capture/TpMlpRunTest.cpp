@@ -12,11 +12,11 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "app/CaptureModule.h"
+#include "app/capture/CaptureModule.h"
 #include "app/AssetPaths.h"
-#include "app/CaptureWorker.h"
-#include "app/DistributedCapture.h"
-#include "app/TutorialPresets.h"
+#include "app/capture/CaptureWorker.h"
+#include "app/capture/DistributedCapture.h"
+#include "app/tutorial/TutorialPresets.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/app/CliRun.h"

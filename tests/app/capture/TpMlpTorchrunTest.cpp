@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/DistributedCapture.h"
+#include "app/capture/DistributedCapture.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/app/CliRun.h"

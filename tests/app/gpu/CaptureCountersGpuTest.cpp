@@ -9,7 +9,7 @@
 #include <iostream>
 #include <map>
 
-#include "app/WorkloadCapture.h"
+#include "app/capture/WorkloadCapture.h"
 #include "kernels/WorkloadRegistry.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/capture/KernelCounterMatch.h"

@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "app/WorkloadCapture.h"
+#include "app/capture/WorkloadCapture.h"
 #include "kernels/WorkloadRegistry.h"
 
 #include "profiling/trace/ChromeTraceExport.h"

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "app/WorkloadCapture.h"
+#include "app/capture/WorkloadCapture.h"
 #include "kernels/CeilingBenchmarks.h"
 #include "kernels/WorkloadRegistry.h"
 #include "profiling/analysis/Analysis.h"

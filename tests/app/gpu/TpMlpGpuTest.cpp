@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "app/CaptureModule.h"
+#include "app/capture/CaptureModule.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/app/CliRun.h"
 #include "tests/support/TestPaths.h"

@@ -1,0 +1,86 @@
+// The sweep of a distributed workload (Sweep.h: runRunSweep).
+#include <algorithm>
+
+#include "app/capture/DistributedCapture.h"
+#include "app/capture/Sweep.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
+#include "profiling/trace/ObserverEffect.h"
+#include "profiling/trace/RunLoader.h"
+
+namespace fuselab {
+
+WorkloadParams runSweepParams(const SweepOptions& o, const std::string& variant, int64_t tokens, int ranks) {
+  const WorkloadInfo& info = catalogWorkload(o.base.workload);
+  // "graph": eager replayed as a CUDA graph, to tell what overlap gains from its graph apart from its overlap.
+  const bool graph = variant == "graph";
+  if (!graph && std::find(info.variants.begin(), info.variants.end(), variant) == info.variants.end()) {
+    std::string choices;
+    for (const auto& v : info.variants) choices += (choices.empty() ? "" : ", ") + v;
+    throw SweepError("unknown sweep variant '" + variant + "' for " + info.name + " (choose " + choices + " or graph)");
+  }
+  WorkloadParams p = o.base;
+  p.variant = graph ? "eager" : variant;
+  p.graph = graph;
+  p.batch = tokens;
+  p.seq = 1;
+  p.ranks = ranks;
+  return p;
+}
+
+SweepResult runRunSweep(const SweepOptions& o, SweepProgress* progress) {
+  if (o.tokens.empty()) throw SweepError("no token counts to sweep");
+  if (o.variants.empty()) throw SweepError("no variants to sweep");
+  const std::vector<int> rank_counts = o.ranks.empty() ? std::vector<int>{o.base.ranks} : o.ranks;
+  SweepResult result;
+  result.device = deviceName(o.base.device);
+  for (int ranks : rank_counts)
+    for (const auto& v : o.variants) {
+      SweepSeries s;
+      s.variant = v + ", " + std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s");
+      s.params = runSweepParams(o, v, o.tokens.front(), ranks);
+      result.series.push_back(std::move(s));
+    }
+  CaptureOptions co;
+  co.warmup = std::max(2, o.warmup);
+  co.steps = std::max(3, o.capture_steps);
+  const size_t total = result.series.size() * o.tokens.size();
+  size_t done = 0;
+  for (SweepSeries& s : result.series) {
+    for (int64_t tokens : o.tokens) {
+      if (progress && progress->cancel.load()) break;
+      if (progress) progress->setPhase(double(done) / double(total), s.variant + ": " + std::to_string(tokens) + " tokens");
+      SweepPoint point;
+      point.tokens = tokens;
+      try {
+        const WorkloadParams p = runSweepParams(o, s.params.variant, tokens, s.params.ranks);
+        RunCaptureOptions run;
+        run.cancel = progress ? &progress->cancel : nullptr;
+        const RunFolder folder = captureRun(p, co, run);
+        const Run r = loadRun(expandRunPaths({folder.path()}));
+        if (r.ranks.empty()) throw CaptureError("the run has no rank traces");
+        const Trace& rank0 = r.ranks.front().trace;
+        const auto effect = observerEffectOf(rank0);
+        if (!effect) throw CaptureError("rank 0's trace has no unprofiled timing");
+        point.time_per_forward_ns = effect->unprofiled_ns_per_step;
+        point.forwards_timed = effect->unprofiled_steps;
+        const double t = double(tokens), d = double(p.dim), h = double(p.hidden);
+        point.flops_per_forward = 2.0 * t * 3.0 * d * h + 2.0 * t * h;  // the whole job's
+        addTraceFigures(rank0, o, point, result);
+        point.note = "rank 0 of " + std::to_string(p.ranks);
+        point.ok = true;
+      } catch (const std::exception& e) {  // WorkloadError, CaptureError (a failed rank), RunLoadError
+        point.error = e.what();
+      }
+      s.points.push_back(point);
+      ++done;
+      if (o.on_point) o.on_point(s, s.points.back());
+    }
+    s.crossover = findCrossover(s.points);
+    if (progress && progress->cancel.load()) break;
+  }
+  result.cancelled = progress && progress->cancel.load();
+  if (progress) progress->setPhase(1.0, result.cancelled ? "cancelled" : "done");
+  return result;
+}
+
+}  // namespace fuselab

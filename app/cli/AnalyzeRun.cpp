@@ -1,0 +1,44 @@
+#include "app/cli/AnalyzeRun.h"
+
+#include <filesystem>
+#include <iostream>
+
+#include "app/report/RunReport.h"
+#include "profiling/analysis/RunView.h"
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/RunLoader.h"
+
+namespace fuselab {
+
+bool isRunArgument(const std::vector<std::string>& paths) {
+  std::error_code ec;
+  return paths.size() > 1 || (paths.size() == 1 && std::filesystem::is_directory(paths[0], ec));
+}
+
+Trace readTraceOrRun(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return importChromeTrace(path);
+  RunView view = openRunView({std::filesystem::path(path)});
+  return std::move(view.merged.trace);
+}
+
+int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const RunAnalysisOptions& options) {
+  Run run;
+  try {
+    std::vector<std::filesystem::path> given(paths.begin(), paths.end());
+    run = loadRun(expandRunPaths(given));
+  } catch (const std::exception& e) {  // RunLoadError names the file
+    std::cerr << "fuselab analyze: " << e.what() << "\n";
+    return 1;
+  }
+  // Skipped files are named on stderr too, so --json's stdout stays JSON alone.
+  for (const std::string& w : run.warnings) std::cerr << "fuselab analyze: warning: " << w << "\n";
+  const RunAnalysis analysis = analyzeRun(run, options);
+  if (json)
+    std::cout << runJson(run, analysis).dump(2) << "\n";
+  else
+    std::cout << runText(run, analysis);
+  return 0;
+}
+
+}  // namespace fuselab

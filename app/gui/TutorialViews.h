@@ -1,0 +1,21 @@
+// What the tutorial panels (ui/TutorialPanel, ui/SweepPanel) show, built from
+// the app's data: a tutorial preset as a step view, a sweep result as plot
+// data.
+#pragma once
+
+#include "app/capture/Sweep.h"
+#include "app/tutorial/TutorialPresets.h"
+#include "ui/SweepPanel.h"
+#include "ui/TutorialPanel.h"
+
+namespace fuselab {
+
+ui::TutorialStepView tutorialStepView(const TutorialPreset& preset);
+
+// Plot series from a (possibly partial) sweep; `title` names the workload.
+ui::SweepPlotData sweepPlotData(const SweepResult& result, const std::string& title);
+
+// "mlp (dim 768, hidden 3072, bf16) on cuda"
+std::string sweepTitle(const WorkloadParams& base);
+
+}  // namespace fuselab
