@@ -7,17 +7,16 @@
 #include "profiling/analysis/RunView.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/RunLoader.h"
+#include "profiling/trace/TracePaths.h"
 
 namespace fuselab {
 
 bool isRunArgument(const std::vector<std::string>& paths) {
-  std::error_code ec;
-  return paths.size() > 1 || (paths.size() == 1 && std::filesystem::is_directory(paths[0], ec));
+  return pathsNameRun(std::vector<std::filesystem::path>(paths.begin(), paths.end()));
 }
 
 Trace readTraceOrRun(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(path, ec)) return importChromeTrace(path);
+  if (!pathNamesRun(path)) return importChromeTrace(path);
   RunView view = openRunView({std::filesystem::path(path)});
   return std::move(view.merged.trace);
 }

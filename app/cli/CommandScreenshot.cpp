@@ -11,6 +11,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/TimeRangeArg.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/TracePaths.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/GlfwWindow.h"
@@ -56,8 +57,7 @@ int runScreenshot(const ScreenshotArgs& a) {
   }
   std::shared_ptr<const Trace> trace;
   std::string label;
-  std::error_code ec;
-  if (std::filesystem::is_directory(a.trace, ec)) {  // a run: its ranks, merged on the aligned axis
+  if (pathNamesRun(a.trace)) {  // a run: its ranks, merged on the aligned axis
     try {
       o.run = std::make_shared<const RunView>(openRunView({std::filesystem::path(a.trace)}));
     } catch (const std::exception& e) {  // RunLoadError names the file

@@ -5,6 +5,7 @@
 
 #include "app/cli/Commands.h"
 #include "profiling/trace/RunLoader.h"
+#include "profiling/trace/TracePaths.h"
 
 namespace fuselab {
 
@@ -34,8 +35,7 @@ int openPathsInWindow(const std::vector<std::string>& paths) {
     std::cerr << "fuselab: " << e.what() << "\n";
     return 2;
   }
-  // One file is one trace; a folder or several files are one run.
-  if (paths.size() == 1 && traces.size() == 1 && !fs::is_directory(paths.front()))
+  if (!pathsNameRun(std::vector<fs::path>(paths.begin(), paths.end())) && traces.size() == 1)
     return openWindow(traces.front().string());
   return openWindowWith(paths);
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/TracePaths.h"
 
 namespace fuselab {
 
@@ -24,7 +25,7 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
       trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
       run = std::move(view);
     }
-    if (!trace && (!run_paths.empty() || std::filesystem::is_directory(path, ec))) {
+    if (!trace && (!run_paths.empty() || pathNamesRun(path))) {
       std::vector<std::filesystem::path> files(run_paths.begin(), run_paths.end());
       if (files.empty()) files.push_back(path);
       RunAnalysisOptions run_options;

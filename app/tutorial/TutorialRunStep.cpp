@@ -12,6 +12,7 @@
 #include "profiling/analysis/ExpectationsRun.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
+#include "profiling/trace/TracePaths.h"
 
 namespace fuselab {
 namespace {
@@ -45,8 +46,7 @@ Device runDevice(const TutorialPreset& p, Device asked, bool given, std::ostream
 }  // namespace
 
 bool isTutorialRunStep(const TutorialPreset& p, const std::string& trace_arg) {
-  std::error_code ec;
-  return isDistributedWorkload(p.params.workload) || std::filesystem::is_directory(trace_arg, ec);
+  return isDistributedWorkload(p.params.workload) || pathNamesRun(trace_arg);
 }
 
 int checkTutorialRunStep(const TutorialPreset& p, const TutorialRunArgs& a) {
