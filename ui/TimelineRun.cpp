@@ -1,5 +1,5 @@
-// The run parts of TimelineView (TimelineView.h): rank headers that collapse,
-// and collectives drawn as links across the ranks' events.
+// The run parts of TimelineView (TimelineView.h): ranks that collapse, and
+// collectives drawn as links across the ranks' events.
 #include <imgui.h>
 
 #include <algorithm>
@@ -7,14 +7,6 @@
 #include "ui/TimelineView.h"
 
 namespace fuselab::ui {
-
-namespace {
-
-std::string counted(size_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
-}  // namespace
 
 void TimelineView::setCollectiveLinks(std::vector<CollectiveLink> links) {
   std::sort(links.begin(), links.end(), [](const auto& a, const auto& b) { return a.begin_ns < b.begin_ns; });
@@ -47,19 +39,6 @@ std::optional<ImVec2> TimelineView::rankHeaderPos(int rank) const {
   ImVec2 p(lanes_clip_min_.x - 20, lanes_origin_.y + h->top + h->height * 0.5f);
   if (p.y < lanes_clip_min_.y || p.y > lanes_clip_max_.y) return std::nullopt;
   return p;
-}
-
-std::string TimelineView::headerTitle(const LaneGroupHeader& h) const {
-  if (h.rank >= 0) {
-    std::string lanes = counted(h.cpu_lanes, "thread") + ", " + counted(h.gpu_lanes, "stream");
-    if (h.other_lanes) lanes += ", " + counted(h.other_lanes, "other track");
-    return std::string(h.collapsed ? "[+] " : "[-] ") + h.title + "  (" + lanes + ")";
-  }
-  size_t lanes_in_group = 0;
-  for (const Lane& l : layout_.lanes) lanes_in_group += l.group == h.group;
-  return h.title + "  (" +
-         counted(lanes_in_group, h.group == LaneGroup::Cpu ? "thread" : h.group == LaneGroup::Gpu ? "stream" : "track") +
-         ")";
 }
 
 void TimelineView::drawCollectiveLinks(const Theme& th, ImDrawList* dl, ImVec2 content, float vis_top,

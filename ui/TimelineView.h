@@ -10,9 +10,13 @@
 // collapse or expand its lanes) and its collectives as links across the
 // ranks' events with the late arrival marked (TimelineRun.cpp).
 //
-// Mouse: wheel zooms around the pointer, Shift+wheel scrolls lanes, drag pans,
-// click selects, double-click zooms to the event. Keys: W/S zoom, A/D pan,
-// F fit all, 1..9 fit step k.
+// The lanes are objects (ui/lanes/: TimelineLanes owns them); this class
+// holds the view (axis, selection, scroll), the ruler, the overlays across
+// lanes (selection and flows; collectives in TimelineRun.cpp) and the input
+// (TimelineInput.cpp). Mouse: wheel zooms around the pointer, Shift+wheel
+// scrolls lanes, drag pans, click selects, double-click zooms to the event,
+// a click on a step fits it. Keys: W/S zoom, A/D pan, F fit all, 1..9 fit
+// step k.
 #pragma once
 
 #include <imgui.h>
@@ -26,13 +30,9 @@
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
-#include "ui/layout/DepthIndex.h"
-#include "ui/layout/EventFolding.h"
+#include "ui/lanes/TimelineLanes.h"
 #include "ui/layout/FlowEndpoints.h"
-#include "ui/layout/GapGeometry.h"
-#include "ui/layout/HitTest.h"
 #include "ui/layout/LaneLayout.h"
-#include "ui/layout/StepMarks.h"
 #include "ui/layout/TimeAxis.h"
 #include "ui/layout/TimeRuler.h"
 
@@ -84,6 +84,9 @@ class TimelineView {
   // Where `e` was drawn in the last frame (centre, screen coordinates);
   // nullopt when it was off screen.
   std::optional<ImVec2> screenCenterOf(EventRef e) const;
+  // Where step `ordinal` (0-based, in time order) was drawn in the step band
+  // in the last frame (centre); nullopt when off screen or there is none.
+  std::optional<ImVec2> stepCenterOf(size_t ordinal) const;
 
  private:
   struct Pending {
@@ -95,14 +98,15 @@ class TimelineView {
   void drawEmpty(const Theme& theme);
   void drawToolbar(const Theme& theme);
   void drawRuler(const Theme& theme, ImDrawList* dl, ImVec2 min, ImVec2 max, const Ruler& ruler);
-  void drawStepBand(const Theme& theme, ImDrawList* dl, ImVec2 min, ImVec2 max);
+  void drawStepBand(const Theme& theme, ImVec2 min, ImVec2 max);
   void drawMarkers(const Theme& theme, ImDrawList* dl, ImVec2 min, ImVec2 max);
   void drawLanes(const Theme& theme, const Ruler& ruler, float height);
-  void drawEventTooltip(const Theme& theme, const Hit& hit);
+  void drawSelection(const LaneFrame& f) const;
   // TimelineRun.cpp
-  std::string headerTitle(const LaneGroupHeader& h) const;
   void drawCollectiveLinks(const Theme& theme, ImDrawList* dl, ImVec2 content, float vis_top, float vis_bottom);
-  void drawGapTooltip(const GapRect& rect);
+  // TimelineInput.cpp
+  void handleWheelAndDrag(bool hovered, float scroll_y);
+  void handleClick(bool hovered, const LaneHover& hover);
   void handleKeys();
   void revealEvent(EventRef e);
   double maxNsPerPx() const;
@@ -111,10 +115,9 @@ class TimelineView {
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const TraceAnalysis> analysis_;
   double trace_begin_ = 0, trace_end_ = 0;  // cached: Trace::endNs() walks every event
-  DepthIndex depth_index_;
   std::vector<uint32_t> marker_order_;  // Trace::raw_events by time
-  GapIndex gap_index_;
   LaneLayout layout_;
+  TimelineLanes lanes_;  // over layout_
   float layout_row_height_ = 0;
   float label_width_ = 0;
   float label_font_size_ = 0;
@@ -129,15 +132,11 @@ class TimelineView {
   std::vector<CollectiveLink> links_;  // by begin
   double longest_link_ns_ = 0;
 
-  // Per frame, reused.
-  std::vector<LaneRecords> lane_records_;
-  std::vector<GapRect> gap_rects_;
-  std::vector<StepMark> step_marks_;  // this frame's, from drawStepBand
-  std::vector<float> step_lines_;
   float drag_distance_ = 0;
   ImVec2 lanes_origin_{0, 0};  // screen position of layout y = 0 in the last frame
   ImVec2 lanes_clip_min_{0, 0}, lanes_clip_max_{0, 0};
   ImVec2 rect_min_{0, 0}, rect_max_{0, 0};
+  ImVec2 step_band_min_{0, 0}, step_band_max_{0, 0};  // empty when no band was drawn
 };
 
 }  // namespace fuselab::ui

@@ -101,5 +101,20 @@ TEST_F(TimelineInteraction, KeysFitStepsAndAll) {
   EXPECT_NEAR(tl.axis().endNs() - tl.axis().start_ns, all_width, all_width * 1e-6);
 }
 
+TEST_F(TimelineInteraction, AClickOnAStepInTheBandFitsIt) {
+  ui::TimelineView& tl = ws_->timeline();
+  const auto& steps = ws_->analysis()->steps;
+  ASSERT_GE(steps.size(), 3u);
+  auto p = tl.stepCenterOf(2);
+  ASSERT_TRUE(p);
+  click(*p);
+  frames(2);
+  const double s = static_cast<double>(steps[2].start_ns), e = static_cast<double>(steps[2].end_ns);
+  EXPECT_LT(tl.axis().start_ns, s);
+  EXPECT_GT(tl.axis().endNs(), e);
+  EXPECT_LT(tl.axis().endNs() - tl.axis().start_ns, (e - s) * 1.1);
+  EXPECT_FALSE(tl.selected()) << "a click on the band selects no event";
+}
+
 }  // namespace
 }  // namespace fuselab

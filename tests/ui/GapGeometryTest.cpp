@@ -67,6 +67,28 @@ TEST(GapGeometry, WideGapsBecomeRectsOnTheirLane) {
   EXPECT_EQ(rects[2].cause, GapCause::Other);
 }
 
+TEST(GapGeometry, OneTracksRectsAreItsShareOfAllRects) {
+  Lanes l;
+  std::vector<GpuGap> gaps = {gap(l.s7, 100, 300, GapCause::HostWait), gap(l.s7, 500, 501, GapCause::KernelWait),
+                              gap(l.s13, 200, 900, GapCause::Other)};
+  GapIndex index(gaps);
+  const TimeAxis a = axis(0, 1000, 1000);
+  std::vector<GapRect> all, s7, s13;
+  gapRects(gaps, index, l.layout, a, all);
+  ASSERT_EQ(index.tracks().size(), 2u);
+  gapRectsOfTrack(gaps, index, index.tracks()[0], *l.layout.laneOfTrack(index.tracks()[0].track), a, s7);
+  gapRectsOfTrack(gaps, index, index.tracks()[1], *l.layout.laneOfTrack(index.tracks()[1].track), a, s13);
+  ASSERT_EQ(all.size(), s7.size() + s13.size());
+  ASSERT_EQ(s7.size(), 2u);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const GapRect& r = i < s7.size() ? s7[i] : s13[i - s7.size()];
+    EXPECT_EQ(all[i].gap, r.gap);
+    EXPECT_FLOAT_EQ(all[i].x0, r.x0);
+    EXPECT_FLOAT_EQ(all[i].y0, r.y0);
+    EXPECT_FLOAT_EQ(all[i].coverage, r.coverage);
+  }
+}
+
 TEST(GapGeometry, OffscreenGapsAreSkippedAndEdgesClipped) {
   Lanes l;
   std::vector<GpuGap> gaps = {gap(l.s7, 0, 50, GapCause::HostWait), gap(l.s7, 150, 5000, GapCause::Other),

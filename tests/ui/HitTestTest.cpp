@@ -83,5 +83,19 @@ TEST(HitTest, FoldedBlockReportsItsRun) {
   EXPECT_EQ(s.trace.name(hit->event()), "tiny");
 }
 
+TEST(HitTest, OneLaneAnswersOnlyInsideItsBand) {
+  Scene s = scene();
+  const Lane& cpu = s.layout.lanes[0];
+  const Lane& gpu = s.layout.lanes[1];
+  auto hit = hitTestLane(s.layout, cpu, s.lanes[0], 220, rowY(s, 0, 1));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(s.trace.name(hit->event()), "cudaLaunchKernel");
+  // The GPU lane's records at the CPU lane's height: not this lane's point.
+  EXPECT_FALSE(hitTestLane(s.layout, gpu, s.lanes[1], 302.5f, rowY(s, 0, 0)));
+  auto gemm = hitTestLane(s.layout, gpu, s.lanes[1], 302.5f, rowY(s, 1, 0));
+  ASSERT_TRUE(gemm);
+  EXPECT_EQ(s.trace.name(gemm->event()), "gemm");
+}
+
 }  // namespace
 }  // namespace fuselab::ui

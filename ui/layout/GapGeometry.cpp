@@ -38,45 +38,47 @@ void GapIndex::idleIn(const std::vector<GpuGap>& gaps, uint32_t from, uint32_t t
 
 void gapRects(const std::vector<GpuGap>& gaps, const GapIndex& index, const LaneLayout& layout, const TimeAxis& axis,
               std::vector<GapRect>& out, float min_gap_px) {
+  for (const auto& tg : index.tracks())
+    if (const Lane* lane = layout.laneOfTrack(tg.track)) gapRectsOfTrack(gaps, index, tg, *lane, axis, out, min_gap_px);
+}
+
+void gapRectsOfTrack(const std::vector<GpuGap>& gaps, const GapIndex& index, const GapIndex::TrackGaps& tg,
+                     const Lane& lane, const TimeAxis& axis, std::vector<GapRect>& out, float min_gap_px) {
   if (axis.ns_per_px <= 0) return;
   const double view_begin = axis.start_ns, view_end = axis.endNs();
   const float left = axis.origin_px - 1, right = axis.origin_px + axis.width_px + 1;
-  for (const auto& tg : index.tracks()) {
-    const Lane* lane = layout.laneOfTrack(tg.track);
-    if (!lane) continue;
-    float y0 = lane->top, y1 = lane->top + lane->height;
-    auto begin = gaps.begin() + tg.begin, end = gaps.begin() + tg.end;
-    auto it = std::upper_bound(begin, end, static_cast<int64_t>(std::floor(view_begin)),
-                               [](int64_t t, const GpuGap& g) { return t < g.end_ns; });
-    float next_column = left;  // columns already summarised end here
-    while (it != end && static_cast<double>(it->start_ns) < view_end) {
-      float x0 = axis.nsToX(static_cast<double>(it->start_ns));
-      float x1 = axis.nsToX(static_cast<double>(it->end_ns));
-      auto gi = static_cast<uint32_t>(it - gaps.begin());
-      if (x1 - x0 >= min_gap_px) {
-        out.push_back({std::max(x0, left), std::min(x1, right), y0, y1, it->cause, 1.0f, gi, 1, it->covered_by_sync});
-        ++it;
-        continue;
-      }
-      // Narrow gap: summarise its pixel column, from this gap on.
-      float col_x0 = std::max(std::floor(x0), next_column);
-      float col_x1 = col_x0 + 1;
-      next_column = col_x1;
-      auto a = static_cast<int64_t>(std::floor(std::max(axis.xToNs(col_x0), static_cast<double>(it->start_ns))));
-      auto b = static_cast<int64_t>(std::ceil(axis.xToNs(col_x1)));
-      int64_t idle[3];
-      index.idleIn(gaps, gi, tg.end, a, b, idle);
-      // Gaps that end inside the column are done; one reaching past it stays
-      // current and is summarised again in the next column.
-      auto next = std::lower_bound(it, end, b, [](const GpuGap& g, int64_t t) { return g.end_ns <= t; });
-      int dominant = static_cast<int>(std::max_element(idle, idle + 3) - idle);
-      double total = static_cast<double>(idle[0] + idle[1] + idle[2]);
-      auto coverage = static_cast<float>(std::min(1.0, total / axis.ns_per_px));
-      if (coverage > 0.02f)
-        out.push_back({col_x0, col_x1, y0, y1, static_cast<GapCause>(dominant), coverage, gi,
-                       static_cast<uint32_t>(std::max<ptrdiff_t>(1, next - it)), false});
-      it = next;
+  float y0 = lane.top, y1 = lane.top + lane.height;
+  auto begin = gaps.begin() + tg.begin, end = gaps.begin() + tg.end;
+  auto it = std::upper_bound(begin, end, static_cast<int64_t>(std::floor(view_begin)),
+                             [](int64_t t, const GpuGap& g) { return t < g.end_ns; });
+  float next_column = left;  // columns already summarised end here
+  while (it != end && static_cast<double>(it->start_ns) < view_end) {
+    float x0 = axis.nsToX(static_cast<double>(it->start_ns));
+    float x1 = axis.nsToX(static_cast<double>(it->end_ns));
+    auto gi = static_cast<uint32_t>(it - gaps.begin());
+    if (x1 - x0 >= min_gap_px) {
+      out.push_back({std::max(x0, left), std::min(x1, right), y0, y1, it->cause, 1.0f, gi, 1, it->covered_by_sync});
+      ++it;
+      continue;
     }
+    // Narrow gap: summarise its pixel column, from this gap on.
+    float col_x0 = std::max(std::floor(x0), next_column);
+    float col_x1 = col_x0 + 1;
+    next_column = col_x1;
+    auto a = static_cast<int64_t>(std::floor(std::max(axis.xToNs(col_x0), static_cast<double>(it->start_ns))));
+    auto b = static_cast<int64_t>(std::ceil(axis.xToNs(col_x1)));
+    int64_t idle[3];
+    index.idleIn(gaps, gi, tg.end, a, b, idle);
+    // Gaps that end inside the column are done; one reaching past it stays
+    // current and is summarised again in the next column.
+    auto next = std::lower_bound(it, end, b, [](const GpuGap& g, int64_t t) { return g.end_ns <= t; });
+    int dominant = static_cast<int>(std::max_element(idle, idle + 3) - idle);
+    double total = static_cast<double>(idle[0] + idle[1] + idle[2]);
+    auto coverage = static_cast<float>(std::min(1.0, total / axis.ns_per_px));
+    if (coverage > 0.02f)
+      out.push_back({col_x0, col_x1, y0, y1, static_cast<GapCause>(dominant), coverage, gi,
+                     static_cast<uint32_t>(std::max<ptrdiff_t>(1, next - it)), false});
+    it = next;
   }
 }
 

@@ -49,5 +49,8 @@ class GapIndex {
 // gaps are summarised per pixel column.
 void gapRects(const std::vector<GpuGap>& gaps, const GapIndex& index, const LaneLayout& layout, const TimeAxis& axis,
               std::vector<GapRect>& out, float min_gap_px = 2.0f);
+// The same for one track's gaps (`track`, from index.tracks()) in its lane.
+void gapRectsOfTrack(const std::vector<GpuGap>& gaps, const GapIndex& index, const GapIndex::TrackGaps& track,
+                     const Lane& lane, const TimeAxis& axis, std::vector<GapRect>& out, float min_gap_px = 2.0f);
 
 }  // namespace fuselab::ui

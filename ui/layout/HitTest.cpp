@@ -9,11 +9,16 @@ std::optional<Hit> hitTest(const LaneLayout& layout, const std::vector<LaneRecor
                            float tolerance_px) {
   const Lane* lane = layout.laneAt(y);
   if (!lane) return std::nullopt;
-  int depth = layout.rowAt(*lane, y);
-  if (depth < 0) return std::nullopt;
   auto lane_pos = static_cast<size_t>(lane - layout.lanes.data());
   if (lane_pos >= lanes.size()) return std::nullopt;
-  const LaneRecords& lr = lanes[lane_pos];
+  return hitTestLane(layout, *lane, lanes[lane_pos], x, y, tolerance_px);
+}
+
+std::optional<Hit> hitTestLane(const LaneLayout& layout, const Lane& lane, const LaneRecords& lr, float x, float y,
+                               float tolerance_px) {
+  if (y < lane.top || y >= lane.top + lane.height) return std::nullopt;
+  int depth = layout.rowAt(lane, y);
+  if (depth < 0) return std::nullopt;
   if (static_cast<size_t>(depth) + 1 >= lr.depth_begin.size()) return std::nullopt;
 
   auto begin = lr.records.begin() + lr.depth_begin[depth];

@@ -22,5 +22,9 @@ struct Hit {
 // counts, the nearest one wins, so events one pixel wide can still be picked.
 std::optional<Hit> hitTest(const LaneLayout& layout, const std::vector<LaneRecords>& lanes, float x, float y,
                            float tolerance_px = 2.0f);
+// The same inside one lane (`records` are that lane's); nothing when y is
+// outside the lane's band.
+std::optional<Hit> hitTestLane(const LaneLayout& layout, const Lane& lane, const LaneRecords& records, float x, float y,
+                               float tolerance_px = 2.0f);
 
 }  // namespace fuselab::ui
