@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisOptions.h"
 #include "profiling/analysis/Roofline.h"
 
 namespace fuselab {

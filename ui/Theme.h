@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisGaps.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab::ui {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/Intervals.h"
 #include "profiling/analysis/NameFlags.h"
 #include "profiling/trace/DurationText.h"
 

@@ -2,27 +2,10 @@
 // devices) over the span of the captured steps.
 #include <algorithm>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisUtilization.h"
+#include "profiling/analysis/Intervals.h"
 
 namespace fuselab {
-
-int64_t unionLengthNs(std::vector<std::pair<int64_t, int64_t>> intervals) {
-  std::sort(intervals.begin(), intervals.end());
-  int64_t total = 0;
-  bool open = false;
-  int64_t cur_start = 0, cur_end = 0;
-  for (const auto& [s, e] : intervals) {
-    if (e <= s) continue;
-    if (open && s <= cur_end) {
-      cur_end = std::max(cur_end, e);
-      continue;
-    }
-    if (open) total += cur_end - cur_start;
-    cur_start = s, cur_end = e, open = true;
-  }
-  if (open) total += cur_end - cur_start;
-  return total;
-}
 
 Utilization computeUtilization(const Trace& trace, const AnalysisScope& scope) {
   std::vector<std::pair<int64_t, int64_t>> intervals;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiling/analysis/Intervals.h"
 #include "profiling/trace/DurationText.h"
 
 namespace fuselab::expectation_kinds {

@@ -4,6 +4,7 @@
 
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/CollectiveKind.h"
+#include "profiling/analysis/Intervals.h"
 
 namespace fuselab {
 

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "profiling/analysis/Intervals.h"
+
 namespace fuselab {
 
 namespace {
@@ -145,16 +147,6 @@ int64_t densestMedianNs(std::vector<int64_t> values, int64_t window) {
     if (end - begin > best_end - best_begin) best_begin = begin, best_end = end;
   }
   return medianNs(std::vector<int64_t>(values.begin() + best_begin, values.begin() + best_end));
-}
-
-int64_t medianNs(std::vector<int64_t> values) {
-  if (values.empty()) return 0;
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + mid, values.end());
-  const int64_t upper = values[mid];
-  if (values.size() % 2) return upper;
-  const int64_t lower = *std::max_element(values.begin(), values.begin() + mid);
-  return lower + (upper - lower) / 2;
 }
 
 RunAlignment alignRun(const Run& run, const std::vector<std::vector<CollectiveEvent>>& per_rank,

@@ -50,8 +50,6 @@ RunAlignment alignRun(const Run& run, const std::vector<std::vector<CollectiveEv
 // Earliest event of the run on the aligned axis (0 for an empty run).
 int64_t alignedBeginNs(const Run& run, const RunAlignment& alignment);
 
-// Median of the values (the mean of the middle two for an even count); 0 when empty.
-int64_t medianNs(std::vector<int64_t> values);
 // Median of the values inside the window of width `window` that holds the
 // most of them (the earliest such window on ties); 0 when empty.
 int64_t densestMedianNs(std::vector<int64_t> values, int64_t window);

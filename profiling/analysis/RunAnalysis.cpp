@@ -1,5 +1,6 @@
 #include "profiling/analysis/RunAnalysis.h"
 
+#include "profiling/analysis/Intervals.h"
 #include "profiling/analysis/RunGroupKeys.h"
 
 namespace fuselab {

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisGaps.h"
+#include "profiling/analysis/AnalysisUtilization.h"
 #include "profiling/analysis/RankTimeBreakdown.h"
 #include "profiling/analysis/RunCollectives.h"
 

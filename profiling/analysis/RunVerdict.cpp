@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "profiling/analysis/AnalysisVerdict.h"
 #include "profiling/trace/DurationText.h"
 
 namespace fuselab {

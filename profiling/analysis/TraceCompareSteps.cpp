@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profiling/analysis/Intervals.h"
+
 namespace fuselab {
 
 namespace {

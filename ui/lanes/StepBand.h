@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisSteps.h"
 #include "ui/lanes/TimelineLane.h"
 #include "ui/layout/StepMarks.h"
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisGaps.h"
 #include "ui/layout/LaneLayout.h"
 #include "ui/layout/TimeAxis.h"
 

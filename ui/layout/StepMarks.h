@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisSteps.h"
 #include "ui/layout/TimeAxis.h"
 
 namespace fuselab::ui {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/Intervals.h"
 #include "tests/support/SyntheticTrace.h"
 
 namespace fuselab {

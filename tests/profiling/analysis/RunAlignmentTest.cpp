@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "profiling/analysis/Intervals.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "tests/support/RankTraceBuilder.h"
 

@@ -1,0 +1,16 @@
+// Small interval and statistics helpers of the analyses.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace fuselab {
+
+// Length of the union of [start, end) intervals (any order, may overlap).
+int64_t unionLengthNs(std::vector<std::pair<int64_t, int64_t>> intervals);
+
+// Median of the values (the mean of the middle two for an even count); 0 when empty.
+int64_t medianNs(std::vector<int64_t> values);
+
+}  // namespace fuselab
