@@ -21,7 +21,7 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
   try {
     std::error_code ec;
     if (run && align) {
-      auto view = std::make_shared<const RunView>(makeRunView(run->run, RunAnalysisOptions{options, align}));
+      auto view = std::make_shared<const RunView>(realignRunView(*run, align));
       trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
       run = std::move(view);
     }

@@ -14,6 +14,22 @@ int64_t unionNs(const std::vector<CollectiveEvent>& events) {
   return unionLengthNs(std::move(spans));
 }
 
+// The alignment and everything that follows from it; a.ranks already hold
+// each rank's trace figures.
+void alignAndSummarize(const Run& run, RunAnalysis& a, std::optional<AlignMethod> align) {
+  a.matched = a.matched_unaligned;
+  a.alignment = alignRun(run, a.collectives_per_rank, a.matched, align);
+  a.collectives = collectiveStats(run, a.collectives_per_rank, a.matched, a.alignment);
+  for (RankStats& s : a.ranks) {
+    s.wait_ns = 0;
+    s.late_count = 0;
+    s.wait_caused_ns = 0;
+  }
+  addCollectiveFigures(a.collectives, a.ranks);
+  a.stragglers = rankStragglers(a.ranks);
+  a.verdict = decideRunVerdict(a.ranks, a.collectives, a.stragglers);
+}
+
 }  // namespace
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
@@ -21,9 +37,7 @@ RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
   a.collectives_per_rank.reserve(run.ranks.size());
   for (const RankTrace& r : run.ranks) a.collectives_per_rank.push_back(findCollectives(r.trace));
   keyUnnamedGroups(run, a.collectives_per_rank);
-  a.matched = matchCollectives(a.collectives_per_rank);
-  a.alignment = alignRun(run, a.collectives_per_rank, a.matched, options.align);
-  a.collectives = collectiveStats(run, a.collectives_per_rank, a.matched, a.alignment);
+  a.matched_unaligned = matchCollectives(a.collectives_per_rank);
 
   a.ranks.reserve(run.ranks.size());
   for (size_t i = 0; i < run.ranks.size(); ++i) {
@@ -41,10 +55,13 @@ RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
     s.overlap_fraction = commComputeOverlap(r.trace, a.collectives_per_rank[i]);
     a.ranks.push_back(std::move(s));
   }
-  addCollectiveFigures(a.collectives, a.ranks);
-  a.stragglers = rankStragglers(a.ranks);
-  a.verdict = decideRunVerdict(a.ranks, a.collectives, a.stragglers);
+  alignAndSummarize(run, a, options.align);
   return a;
+}
+
+RunAnalysis realignRun(const Run& run, RunAnalysis analysis, std::optional<AlignMethod> align) {
+  alignAndSummarize(run, analysis, align);
+  return analysis;
 }
 
 }  // namespace fuselab

@@ -21,7 +21,8 @@ struct RunAnalysisOptions {
 
 struct RunAnalysis {
   std::vector<std::vector<CollectiveEvent>> collectives_per_rank;  // by position in Run::ranks
-  std::vector<MatchedCollective> matched;
+  std::vector<MatchedCollective> matched;            // after alignment dropped mismatched members
+  std::vector<MatchedCollective> matched_unaligned;  // before: what realignRun starts from
   RunAlignment alignment;
   std::vector<CollectiveStats> collectives;  // by first arrival
   std::vector<RankStats> ranks;              // by position in Run::ranks
@@ -30,5 +31,11 @@ struct RunAnalysis {
 };
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options = {});
+
+// `analysis` (of `run`) on another clock alignment: keeps what does not
+// depend on it (each rank's collectives, their matching, the per-rank trace
+// figures) and redoes the alignment and what follows from it. Equal to
+// analyzeRun with that alignment, without analysing every rank again.
+RunAnalysis realignRun(const Run& run, RunAnalysis analysis, std::optional<AlignMethod> align);
 
 }  // namespace fuselab

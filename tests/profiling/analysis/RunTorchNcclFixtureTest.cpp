@@ -82,6 +82,44 @@ TEST(TorchNcclRun, CollectiveEndsUndoAFiftyMillisecondClockOffset) {
   }
 }
 
+// What alignment changes: offsets, collective waits, late ranks, verdict.
+void expectSameAlignedFigures(const RunAnalysis& got, const RunAnalysis& want) {
+  EXPECT_EQ(got.alignment.method, want.alignment.method);
+  EXPECT_EQ(got.alignment.offsets_ns, want.alignment.offsets_ns);
+  EXPECT_EQ(got.alignment.mismatched, want.alignment.mismatched);
+  ASSERT_EQ(got.collectives.size(), want.collectives.size());
+  for (size_t i = 0; i < got.collectives.size(); ++i) {
+    EXPECT_EQ(got.collectives[i].wait_ns, want.collectives[i].wait_ns) << i;
+    EXPECT_EQ(got.collectives[i].late_pos, want.collectives[i].late_pos) << i;
+  }
+  ASSERT_EQ(got.ranks.size(), want.ranks.size());
+  for (size_t i = 0; i < got.ranks.size(); ++i) {
+    EXPECT_EQ(got.ranks[i].wait_ns, want.ranks[i].wait_ns) << i;
+    EXPECT_EQ(got.ranks[i].late_count, want.ranks[i].late_count) << i;
+    EXPECT_EQ(got.ranks[i].wait_caused_ns, want.ranks[i].wait_caused_ns) << i;
+  }
+  EXPECT_EQ(got.stragglers.size(), want.stragglers.size());
+  EXPECT_EQ(got.verdict.kind, want.verdict.kind);
+  EXPECT_EQ(got.verdict.title, want.verdict.title);
+}
+
+TEST(TorchNcclRun, RealigningEqualsAnalysingWithThatAlignment) {
+  fuselab::Run run = torchRun();  // rank 1 50 ms late: epoch and collectives disagree
+  for (Track& t : run.ranks[1].trace.tracks)
+    for (int64_t& start : t.start_ns) start += 50'000'000;
+  const RunAnalysis by_collectives = analyzeRun(run, {{}, AlignMethod::Collectives});
+  const RunAnalysis by_epoch = analyzeRun(run, {{}, AlignMethod::Epoch});
+  ASSERT_NE(by_collectives.alignment.offsets_ns, by_epoch.alignment.offsets_ns);
+  {
+    SCOPED_TRACE("epoch -> collectives");
+    expectSameAlignedFigures(realignRun(run, by_epoch, AlignMethod::Collectives), by_collectives);
+  }
+  {
+    SCOPED_TRACE("collectives -> epoch");
+    expectSameAlignedFigures(realignRun(run, by_collectives, AlignMethod::Epoch), by_epoch);
+  }
+}
+
 TEST(TorchNcclRun, TheMergedRunHasTheRunsStepsNotEachRanks) {
   const fuselab::Run run = torchRun();
   const RunAnalysis a = analyzeRun(run);
