@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/report/CriticalPathReport.h"
 #include "app/report/RunReport.h"
+#include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/analysis/RunView.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/RunLoader.h"
@@ -33,10 +35,16 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
   // Skipped files are named on stderr too, so --json's stdout stays JSON alone.
   for (const std::string& w : run.warnings) std::cerr << "fuselab analyze: warning: " << w << "\n";
   const RunAnalysis analysis = analyzeRun(run, options);
-  if (json)
-    std::cout << runJson(run, analysis).dump(2) << "\n";
-  else
-    std::cout << runText(run, analysis);
+  const MergedRun merged = mergeRun(run, analysis.alignment.offsets_ns);
+  const CriticalPathAnalysis path = analyzeRunCriticalPath(analysis, merged);
+  if (json) {
+    nlohmann::ordered_json j = runJson(run, analysis);
+    j["critical_path"] = criticalPathJson(merged.trace, path, merged.trace.beginNs());
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << runText(run, analysis) << "\n";
+    writeCriticalPathText(std::cout, merged.trace, path);
+  }
   return 0;
 }
 

@@ -8,10 +8,11 @@
 #include <memory>
 #include <optional>
 
-#include "app/report/AnalysisReport.h"
+#include "app/Settings.h"
 #include "app/cli/AnalyzeRun.h"
 #include "app/cli/Commands.h"
-#include "app/Settings.h"
+#include "app/report/AnalysisReport.h"
+#include "app/report/CriticalPathReport.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
@@ -89,10 +90,15 @@ int runAnalyze(const AnalyzeArgs& args) {
   options.gap_threshold_ns = *threshold_ns;
   options.measured_ceilings = settings.measured_ceilings;
   const TraceAnalysis analysis = analyzeTrace(trace, options);
-  if (args.json)
-    std::cout << analysisJson(trace, analysis).dump(2) << "\n";
-  else
-    std::cout << analysisText(trace, analysis);
+  const CriticalPathAnalysis critical = analyzeCriticalPath(trace);
+  if (args.json) {
+    nlohmann::ordered_json j = analysisJson(trace, analysis);
+    j["critical_path"] = criticalPathJson(trace, critical, trace.beginNs());
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << analysisText(trace, analysis) << "\n";
+    writeCriticalPathText(std::cout, trace, critical);
+  }
   return 0;
 }
 

@@ -47,6 +47,26 @@ TEST(CommandAnalyzeRun, JsonHasTheDocumentedFields) {
   EXPECT_GT(j["stragglers"][0]["wait_caused_ns"].get<int64_t>(), 0);
 }
 
+TEST(CommandAnalyzeRun, TheCriticalPathRunsThroughTheLateRanksWork) {
+  // Rank 1 slept 3 ms inside its forward before every all-reduce.
+  CliRun r = runFuselab({"analyze", test::ncclFuselabFixtureDir().string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json cp = nlohmann::json::parse(r.out)["critical_path"];
+  ASSERT_EQ(cp["steps"].size(), 8u);
+  for (const auto& step : cp["steps"]) {
+    int64_t rank1 = 0, total = 0, slept = 0;
+    for (const auto& br : step["by_rank"]) {
+      total += br["ns"].get<int64_t>();
+      if (br["rank"] == 1) rank1 = br["ns"].get<int64_t>();
+    }
+    for (const auto& seg : step["segments"])
+      if (seg["rank"] == 1 && seg["name"] == "tp_mlp_fwd") slept += seg["dur_ns"].get<int64_t>();
+    EXPECT_EQ(total, step["wall_ns"].get<int64_t>());
+    EXPECT_GT(rank1, total / 2) << step["name"];
+    EXPECT_GT(slept, 2'500'000) << step["name"] << ": the sleep is on the path";
+  }
+}
+
 TEST(CommandAnalyzeRun, SeveralFilesAreOneRunAsTheirFolderIs) {
   const auto dir = test::multirankFixtureDir();
   CliRun files = runFuselab({"analyze", (dir / "rank-0.json.gz").string(), (dir / "rank-1.json.gz").string(), "--json"});

@@ -54,6 +54,38 @@ TEST(CommandAnalyze, JsonHasTheDocumentedFields) {
   EXPECT_TRUE(j["observer_effect"].is_null());
 }
 
+TEST(CommandAnalyze, ReportsEachStepsCriticalPathAndWhatFasterOpsBuy) {
+  CliRun text = runFuselab({"analyze", kMlp});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("Critical path: ProfilerStep#"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("were 2x faster: steps -"), std::string::npos) << text.out;
+
+  CliRun r = runFuselab({"analyze", kMlp, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json cp = nlohmann::json::parse(r.out)["critical_path"];
+  ASSERT_EQ(cp["steps"].size(), 3u);
+  for (const auto& step : cp["steps"]) {
+    int64_t total = 0, by_kind = 0;
+    for (const auto& seg : step["segments"]) {
+      for (const char* key : {"kind", "rank", "track", "name", "start_ns", "dur_ns"})
+        EXPECT_TRUE(seg.contains(key)) << key;
+      total += seg["dur_ns"].get<int64_t>();
+    }
+    for (const auto& [kind, ns] : step["by_kind"].items()) by_kind += ns.get<int64_t>();
+    EXPECT_EQ(total, step["wall_ns"].get<int64_t>()) << "the path tiles the step";
+    EXPECT_EQ(by_kind, total);
+    EXPECT_EQ(step["by_rank"].size(), 1u);
+  }
+  // Eager small ops: the CPU sets the step time (the tutorial's lesson).
+  const auto& kinds = cp["steps"][1]["by_kind"];
+  EXPECT_GT(kinds["cpu"].get<int64_t>() + kinds["launch"].get<int64_t>(), 10 * kinds["gpu"].get<int64_t>());
+  ASSERT_FALSE(cp["what_if"].empty());
+  for (const auto& w : cp["what_if"]) {
+    EXPECT_LE(w["steps_ns_after"].get<int64_t>(), w["steps_ns_before"].get<int64_t>());
+    EXPECT_GT(w["on_path_ns"].get<int64_t>(), 0);
+  }
+}
+
 TEST(CommandAnalyze, ThresholdMovesGapsBetweenKernelWaitAndOther) {
   auto idleOf = [](const std::string& threshold) {
     CliRun r = runFuselab({"analyze", kMlp, "--json", "--gap-threshold-us", threshold});

@@ -1,0 +1,24 @@
+// The critical path (profiling/analysis/CriticalPath.h) in analyze's text and
+// JSON: each step's segments and totals by kind and rank, and what halving
+// the ops longest on the path would buy.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+#include "profiling/analysis/CriticalPath.h"
+#include "profiling/trace/Trace.h"
+
+namespace fuselab {
+
+// A section for the text summary: the median step's breakdown and longest
+// segments, the what-ifs. Ends with a newline.
+void writeCriticalPathText(std::ostream& out, const Trace& trace, const CriticalPathAnalysis& path);
+
+// {"steps": [{"name", "start_ns", "wall_ns", "segments": [{"kind", "rank",
+// "track", "name", "start_ns", "dur_ns"}], "by_kind": {...}, "by_rank":
+// [{"rank", "ns"}]}], "what_if": [...]}; times relative to `origin_ns`.
+nlohmann::ordered_json criticalPathJson(const Trace& trace, const CriticalPathAnalysis& path, int64_t origin_ns);
+
+}  // namespace fuselab

@@ -1,0 +1,207 @@
+#include "profiling/analysis/CriticalPath.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "profiling/analysis/AnalysisSteps.h"
+#include "profiling/analysis/CriticalPathGraph.h"
+
+namespace fuselab {
+
+std::string_view pathKindName(PathKind k) {
+  switch (k) {
+    case PathKind::Cpu: return "cpu";
+    case PathKind::Launch: return "launch";
+    case PathKind::Gpu: return "gpu";
+    case PathKind::Wait: return "wait";
+    case PathKind::Idle: return "idle";
+    case PathKind::Collective: return "collective";
+  }
+  return "cpu";
+}
+
+double WhatIf::change() const {
+  return steps_ns_before > 0 ? static_cast<double>(steps_ns_after) / static_cast<double>(steps_ns_before) - 1 : 0;
+}
+
+namespace {
+
+// Step k: every rank's annotation k (one in a single trace).
+struct StepGroup {
+  std::string name;
+  std::vector<uint32_t> start_nodes;  // empty: the whole trace, from begin_ns
+  uint32_t end_node = 0;
+  int64_t begin_ns = 0;
+};
+
+std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g) {
+  std::map<int, StepGroup> by_index;
+  for (EventRef r : findProfilerSteps(trace)) {
+    uint32_t s = 0, e = 0;
+    if (!g.eventNodes(r, s, e)) continue;
+    const std::string_view name = trace.name(r);
+    StepGroup& group = by_index[*profilerStepIndex(name)];
+    if (group.start_nodes.empty() || g.observedNs(e) > g.observedNs(group.end_node)) group.end_node = e;
+    group.start_nodes.push_back(s);
+    group.name = std::string(name);
+  }
+  std::vector<StepGroup> groups;
+  for (auto& [k, group] : by_index) groups.push_back(std::move(group));
+  if (groups.empty() && g.nodeCount() > 0) {
+    StepGroup whole{"whole trace", {}, 0, trace.beginNs()};
+    for (uint32_t v = 1; v < g.nodeCount(); v += 2)
+      if (g.observedNs(v) > g.observedNs(whole.end_node)) whole.end_node = v;
+    groups.push_back(std::move(whole));
+  }
+  return groups;
+}
+
+int64_t groupStart(const StepGroup& group, const std::vector<int64_t>& times) {
+  if (group.start_nodes.empty()) return group.begin_ns;
+  int64_t s = std::numeric_limits<int64_t>::max();
+  for (uint32_t v : group.start_nodes) s = std::min(s, times[v]);
+  return s;
+}
+
+PathSegment segmentOf(const Trace& trace, const CriticalPathGraph& g, const PathEdge& e) {
+  PathSegment seg;
+  uint32_t track = e.track;
+  int64_t event = e.event;
+  seg.kind = e.kind;
+  if (e.activity >= 0) {
+    const PathActivity& a = g.activities()[static_cast<size_t>(e.activity)];
+    seg.kind = a.kind;
+    track = a.track;
+    event = a.event;
+  }
+  seg.track = track;
+  seg.rank = trace.tracks[track].rank;
+  if (event >= 0) seg.event = EventRef{track, static_cast<uint32_t>(event)};
+  return seg;
+}
+
+// Walks back from `node` along the dependency that set each time, down to `start_ns`.
+std::vector<PathSegment> walkBack(const Trace& trace, const CriticalPathGraph& g, const std::vector<int64_t>& t,
+                                  uint32_t node, int64_t start_ns) {
+  std::vector<PathSegment> segs;
+  while (t[node] > start_ns) {
+    const uint32_t b = g.inBegin(node), e = g.inBegin(node + 1);
+    if (b == e) {  // nothing before this on its thread: the step waited for nothing recorded
+      const PathActivity& a = g.activities()[CriticalPathGraph::activityOf(node)];
+      segs.push_back({PathKind::Idle, trace.tracks[a.track].rank, a.track, std::nullopt, start_ns, t[node] - start_ns});
+      break;
+    }
+    const PathEdge* best = nullptr;
+    int64_t best_end = std::numeric_limits<int64_t>::min();
+    for (uint32_t k = b; k < e; ++k) {
+      const PathEdge& edge = g.edges()[k];
+      const int64_t w = edge.activity >= 0 ? g.activities()[static_cast<size_t>(edge.activity)].own_ns : edge.lag_ns;
+      const int64_t end = t[edge.from] + w;
+      if (end > best_end || (end == best_end && edge.binding && !best->binding)) best = &edge, best_end = end;
+    }
+    const int64_t from_ns = std::max(t[best->from], start_ns);
+    if (t[node] > from_ns) {
+      PathSegment seg = segmentOf(trace, g, *best);
+      seg.start_ns = from_ns;
+      seg.dur_ns = t[node] - from_ns;
+      segs.push_back(seg);
+    }
+    node = best->from;
+  }
+  std::reverse(segs.begin(), segs.end());
+  // One segment per stretch of one event (an op's slices around its children are not merged).
+  std::vector<PathSegment> merged;
+  for (const PathSegment& s : segs) {
+    if (!merged.empty()) {
+      PathSegment& m = merged.back();
+      if (m.kind == s.kind && m.track == s.track && m.event == s.event && m.start_ns + m.dur_ns == s.start_ns) {
+        m.dur_ns += s.dur_ns;
+        continue;
+      }
+    }
+    merged.push_back(s);
+  }
+  return merged;
+}
+
+void addTotals(StepPath& p) {
+  std::map<int, int64_t> by_rank;
+  for (const PathSegment& s : p.segments) {
+    p.by_kind[static_cast<size_t>(s.kind)] += s.dur_ns;
+    by_rank[s.rank] += s.dur_ns;
+  }
+  p.by_rank.assign(by_rank.begin(), by_rank.end());
+}
+
+// What to try halving: the ops with the most time on the paths (not the
+// annotations: their own time is code outside any recorded op).
+struct OpKey {
+  int rank;
+  PathKind kind;
+  uint32_t name_id;
+  auto operator<=>(const OpKey&) const = default;
+};
+
+std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std::vector<StepPath>& steps, size_t n) {
+  std::map<OpKey, int64_t> on_path;
+  for (const StepPath& p : steps)
+    for (const PathSegment& s : p.segments)
+      if (s.event && trace.tracks[s.event->track].category[s.event->index] != Category::UserAnnotation &&
+          (s.kind == PathKind::Cpu || s.kind == PathKind::Launch || s.kind == PathKind::Gpu ||
+                      s.kind == PathKind::Collective))
+        on_path[{s.rank, s.kind, trace.tracks[s.event->track].name_id[s.event->index]}] += s.dur_ns;
+  std::vector<std::pair<OpKey, int64_t>> ops(on_path.begin(), on_path.end());
+  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (ops.size() > n) ops.resize(n);
+  return ops;
+}
+
+int64_t stepsTotal(const std::vector<StepGroup>& groups, const std::vector<int64_t>& t) {
+  int64_t total = 0;
+  for (const StepGroup& g : groups) total += t[g.end_node] - groupStart(g, t);
+  return total;
+}
+
+}  // namespace
+
+CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<CollectiveDependency>& collectives,
+                                         const CriticalPathOptions& options) {
+  CriticalPathAnalysis out;
+  const CriticalPathGraph g(trace, collectives);
+  if (g.nodeCount() == 0) return out;
+  std::vector<int64_t> t;
+  g.schedule({}, t);
+  const std::vector<StepGroup> groups = stepGroups(trace, g);
+  for (const StepGroup& group : groups) {
+    StepPath p;
+    p.name = group.name;
+    p.start_ns = groupStart(group, t);
+    p.wall_ns = t[group.end_node] - p.start_ns;
+    p.segments = walkBack(trace, g, t, group.end_node, p.start_ns);
+    addTotals(p);
+    out.steps.push_back(std::move(p));
+  }
+  std::sort(out.steps.begin(), out.steps.end(), [](const StepPath& a, const StepPath& b) { return a.start_ns < b.start_ns; });
+
+  const int64_t before = stepsTotal(groups, t);
+  std::vector<double> scale;
+  std::vector<int64_t> faster;
+  for (const auto& [key, ns] : longestOps(trace, out.steps, options.what_if_ops)) {
+    scale.assign(g.activities().size(), 1.0);
+    for (size_t a = 0; a < scale.size(); ++a) {
+      const PathActivity& act = g.activities()[a];
+      const Track& track = trace.tracks[act.track];
+      if (act.event >= 0 && act.kind == key.kind && track.rank == key.rank &&
+          track.name_id[static_cast<size_t>(act.event)] == key.name_id)
+        scale[a] = 0.5;
+    }
+    g.schedule(scale, faster);
+    out.what_if.push_back(
+        {std::string(trace.strings.get(key.name_id)), key.kind, key.rank, ns, before, stepsTotal(groups, faster)});
+  }
+  return out;
+}
+
+}  // namespace fuselab

@@ -1,0 +1,253 @@
+#include "profiling/analysis/CriticalPathGraph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "profiling/analysis/AnalysisGaps.h"
+#include "profiling/analysis/CollectiveKind.h"
+
+namespace fuselab {
+
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+// A GPU op that starts this soon after an op on another stream of its device
+// ended, later than its own stream and launch allow, waited for that op (an
+// event recorded there, waited on here).
+constexpr int64_t kCrossStreamWindowNs = 5'000;
+
+struct Candidate {
+  uint32_t from = 0;
+  int64_t time = 0;     // observed time of `from`
+  int64_t min_lag = 0;  // the least the dependency takes
+  PathKind kind = PathKind::Idle;
+  uint32_t track = 0;
+  int64_t event = -1;
+};
+
+}  // namespace
+
+CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<CollectiveDependency>& collectives) {
+  event_start_.resize(trace.tracks.size());
+  event_end_.resize(trace.tracks.size());
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    if (trace.tracks[ti].kind == TrackKind::Cpu) addCpuSlices(trace, ti);
+    if (trace.tracks[ti].kind == TrackKind::Gpu) addGpuOps(trace, ti);
+  }
+  addGpuStartDependencies(trace);
+  addBlockingCalls(trace);
+  addCollectives(collectives);
+  finish();
+}
+
+int64_t CriticalPathGraph::observedNs(uint32_t node) const {
+  const PathActivity& a = activities_[activityOf(node)];
+  return node % 2 ? a.end_ns : a.start_ns;
+}
+
+bool CriticalPathGraph::eventNodes(EventRef e, uint32_t& start, uint32_t& end) const {
+  if (e.track >= event_start_.size() || e.index >= event_start_[e.track].size()) return false;
+  start = event_start_[e.track][e.index];
+  end = event_end_[e.track][e.index];
+  return start != kNone && end != kNone;
+}
+
+void CriticalPathGraph::addGpuOps(const Trace& trace, uint32_t ti) {
+  const Track& t = trace.tracks[ti];
+  event_start_[ti].assign(t.size(), kNone);
+  event_end_[ti].assign(t.size(), kNone);
+  for (uint32_t i = 0; i < t.size(); ++i) {
+    if (!isGpuWork(t.category[i])) continue;
+    const bool collective = isCollectiveKernelName(trace.strings.get(t.name_id[i]));
+    const size_t a = activities_.size();
+    activities_.push_back({ti, i, collective ? PathKind::Collective : PathKind::Gpu, t.start_ns[i], t.end_ns(i),
+                           t.dur_ns[i]});
+    event_start_[ti][i] = startNode(a);
+    event_end_[ti][i] = endNode(a);
+  }
+}
+
+// What a GPU op's start waited for: its launch call, the op before it on its
+// stream, or an op on another stream. The one that allowed the latest start
+// set it (its lag is the observed one); the others keep their least lag.
+void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
+  // Ops of each device by end, for waits across streams.
+  std::vector<std::pair<int, std::vector<std::pair<int64_t, size_t>>>> by_device;
+  auto deviceOps = [&](int device) -> std::vector<std::pair<int64_t, size_t>>& {
+    for (auto& [d, ops] : by_device)
+      if (d == device) return ops;
+    return by_device.emplace_back(device, std::vector<std::pair<int64_t, size_t>>{}).second;
+  };
+  for (size_t a = 0; a < activities_.size(); ++a)
+    if (trace.tracks[activities_[a].track].kind == TrackKind::Gpu)
+      deviceOps(trace.tracks[activities_[a].track].device).emplace_back(activities_[a].end_ns, a);
+  for (auto& [d, ops] : by_device) std::sort(ops.begin(), ops.end());
+
+  std::vector<int64_t> prev_of_track(trace.tracks.size(), -1);  // activity with the latest end so far
+  std::vector<Candidate> cands;
+  for (size_t a = 0; a < activities_.size(); ++a) {
+    const PathActivity& op = activities_[a];
+    const Track& t = trace.tracks[op.track];
+    if (t.kind != TrackKind::Gpu) continue;
+    const int64_t s = op.start_ns;
+    cands.clear();
+    const int64_t corr = t.correlation[static_cast<size_t>(op.event)];
+    if (const LaunchLink* link = corr >= 0 ? trace.launchFor(corr) : nullptr; link && link->launch) {
+      const EventRef l = *link->launch;
+      const Track& lt = trace.tracks[l.track];
+      const uint32_t node = l.track < event_start_.size() && l.index < event_start_[l.track].size()
+                                ? event_start_[l.track][l.index]
+                                : kNone;
+      if (node != kNone && lt.start_ns[l.index] <= s)
+        cands.push_back({node, lt.start_ns[l.index], std::min(lt.dur_ns[l.index], s - lt.start_ns[l.index]),
+                         PathKind::Launch, l.track, l.index});
+    }
+    int64_t& prev = prev_of_track[op.track];
+    if (prev >= 0 && activities_[static_cast<size_t>(prev)].end_ns <= s)
+      cands.push_back({endNode(static_cast<size_t>(prev)), activities_[static_cast<size_t>(prev)].end_ns, 0,
+                       PathKind::Idle, op.track, -1});
+    int64_t allowed = std::numeric_limits<int64_t>::min();
+    for (const Candidate& c : cands) allowed = std::max(allowed, c.time + c.min_lag);
+    if (allowed < s) {
+      const auto& ops = deviceOps(t.device);
+      auto it = std::upper_bound(ops.begin(), ops.end(), std::make_pair(s, std::numeric_limits<size_t>::max()));
+      for (int tries = 0; it != ops.begin() && tries < 8; ++tries) {
+        --it;
+        if (it->first < s - kCrossStreamWindowNs || it->first <= allowed) break;
+        if (activities_[it->second].track == op.track) continue;
+        cands.push_back({endNode(it->second), it->first, 0, PathKind::Wait, op.track, -1});
+        break;
+      }
+    }
+    size_t binding = 0;
+    for (size_t i = 1; i < cands.size(); ++i)
+      if (cands[i].time + cands[i].min_lag > cands[binding].time + cands[binding].min_lag) binding = i;
+    for (size_t i = 0; i < cands.size(); ++i) {
+      const Candidate& c = cands[i];
+      edges_.push_back({c.from, startNode(a), i == binding ? s - c.time : c.min_lag, -1, c.kind, i == binding,
+                        c.track, c.event});
+    }
+    if (prev < 0 || op.end_ns >= activities_[static_cast<size_t>(prev)].end_ns) prev = static_cast<int64_t>(a);
+  }
+}
+
+// A CPU call that returned only after GPU work finished: a synchronize (the
+// latest GPU op that ended while it ran) or a call whose own GPU op ended
+// before it returned (a blocking copy).
+void CriticalPathGraph::addBlockingCalls(const Trace& trace) {
+  std::vector<std::pair<int64_t, size_t>> gpu_by_end;
+  for (size_t a = 0; a < activities_.size(); ++a)
+    if (trace.tracks[activities_[a].track].kind == TrackKind::Gpu) gpu_by_end.emplace_back(activities_[a].end_ns, a);
+  std::sort(gpu_by_end.begin(), gpu_by_end.end());
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const Track& t = trace.tracks[ti];
+    if (t.kind != TrackKind::Cpu) continue;
+    for (uint32_t i = 0; i < t.size(); ++i) {
+      if (!isLaunchCall(t.category[i]) || event_end_[ti][i] == kNone) continue;
+      const int64_t call_start = t.start_ns[i], call_end = t.end_ns(i);
+      int64_t waited = -1;
+      if (isSynchronizeCall(trace.strings.get(t.name_id[i]))) {
+        // The latest op of its own rank (a merged run) that ended while it ran.
+        auto it = std::upper_bound(gpu_by_end.begin(), gpu_by_end.end(),
+                                   std::make_pair(call_end, std::numeric_limits<size_t>::max()));
+        while (it != gpu_by_end.begin() && std::prev(it)->first > call_start) {
+          --it;
+          if (trace.tracks[activities_[it->second].track].rank != t.rank) continue;
+          waited = static_cast<int64_t>(it->second);
+          break;
+        }
+      } else if (const LaunchLink* link = t.correlation[i] >= 0 ? trace.launchFor(t.correlation[i]) : nullptr) {
+        for (EventRef op : link->gpu_ops) {
+          const uint32_t end = event_end_[op.track].empty() ? kNone : event_end_[op.track][op.index];
+          if (end == kNone) continue;
+          const int64_t op_end = observedNs(end);
+          if (op_end > call_start && op_end <= call_end &&
+              (waited < 0 || op_end > activities_[static_cast<size_t>(waited)].end_ns))
+            waited = static_cast<int64_t>(activityOf(end));
+        }
+      }
+      if (waited >= 0)
+        addEndDependency(endNode(static_cast<size_t>(waited)), activityOf(event_end_[ti][i]), PathKind::Wait, ti, i);
+    }
+  }
+}
+
+// Every member of a collective but the last to arrive ends after that one
+// arrived: its end depends on the late member's start.
+void CriticalPathGraph::addCollectives(const std::vector<CollectiveDependency>& collectives) {
+  for (const CollectiveDependency& c : collectives) {
+    uint32_t late_start = kNone;
+    for (EventRef m : c.members) {
+      uint32_t s = kNone, e = kNone;
+      if (eventNodes(m, s, e) && (late_start == kNone || observedNs(s) > observedNs(late_start))) late_start = s;
+    }
+    if (late_start == kNone) continue;
+    for (EventRef m : c.members) {
+      uint32_t s = kNone, e = kNone;
+      if (eventNodes(m, s, e) && s != late_start)
+        addEndDependency(late_start, activityOf(e), PathKind::Collective, m.track, m.index);
+    }
+  }
+}
+
+void CriticalPathGraph::addEndDependency(uint32_t from, size_t activity, PathKind kind, uint32_t track,
+                                         int64_t event) {
+  PathActivity& a = activities_[activity];
+  const int64_t from_ns = observedNs(from);
+  if (from_ns <= a.start_ns || from_ns > a.end_ns) return;  // it did not wait for it
+  const int64_t lag = a.end_ns - from_ns;
+  a.own_ns = std::min(a.own_ns, lag);
+  edges_.push_back({from, endNode(activity), lag, -1, kind, true, track, event});
+}
+
+void CriticalPathGraph::finish() {
+  for (size_t a = 0; a < activities_.size(); ++a) {
+    const PathActivity& act = activities_[a];
+    edges_.push_back({startNode(a), endNode(a), 0, static_cast<int64_t>(a), act.kind,
+                      act.own_ns == act.end_ns - act.start_ns, act.track, act.event});
+  }
+  const size_t n = nodeCount();
+  std::stable_sort(edges_.begin(), edges_.end(), [](const PathEdge& x, const PathEdge& y) { return x.to < y.to; });
+  in_begin_.assign(n + 1, 0);
+  for (const PathEdge& e : edges_) ++in_begin_[e.to + 1];
+  for (size_t i = 0; i < n; ++i) in_begin_[i + 1] += in_begin_[i];
+
+  // Kahn's order; a node on a cycle (inconsistent clocks) keeps its observed time.
+  std::vector<uint32_t> out_begin(n + 1, 0), out(edges_.size()), indegree(n, 0);
+  for (const PathEdge& e : edges_) ++out_begin[e.from + 1], ++indegree[e.to];
+  for (size_t i = 0; i < n; ++i) out_begin[i + 1] += out_begin[i];
+  std::vector<uint32_t> fill(out_begin.begin(), out_begin.end() - 1);
+  for (uint32_t i = 0; i < edges_.size(); ++i) out[fill[edges_[i].from]++] = i;
+  order_.clear();
+  order_.reserve(n);
+  for (uint32_t v = 0; v < n; ++v)
+    if (indegree[v] == 0) order_.push_back(v);
+  for (size_t head = 0; head < order_.size(); ++head) {
+    const uint32_t v = order_[head];
+    for (uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k)
+      if (--indegree[edges_[out[k]].to] == 0) order_.push_back(edges_[out[k]].to);
+  }
+}
+
+void CriticalPathGraph::schedule(const std::vector<double>& scale, std::vector<int64_t>& times) const {
+  const size_t n = nodeCount();
+  times.resize(n);
+  for (uint32_t v = 0; v < n; ++v) times[v] = observedNs(v);
+  for (uint32_t v : order_) {
+    if (in_begin_[v] == in_begin_[v + 1]) continue;
+    int64_t t = std::numeric_limits<int64_t>::min();
+    for (uint32_t k = in_begin_[v]; k < in_begin_[v + 1]; ++k) {
+      const PathEdge& e = edges_[k];
+      int64_t w = e.lag_ns;
+      if (e.activity >= 0) {
+        const int64_t own = activities_[static_cast<size_t>(e.activity)].own_ns;
+        w = scale.empty() ? own : std::llround(static_cast<double>(own) * scale[static_cast<size_t>(e.activity)]);
+      }
+      t = std::max(t, times[e.from] + w);
+    }
+    times[v] = t;
+  }
+}
+
+}  // namespace fuselab

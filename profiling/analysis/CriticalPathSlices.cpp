@@ -1,0 +1,77 @@
+// CPU threads in CriticalPathGraph: each thread's time, from its first event
+// to its last, cut at every event boundary into slices, each the time of its
+// innermost open event (or idle where none is open); consecutive slices
+// follow each other.
+#include <limits>
+
+#include "profiling/analysis/AnalysisGaps.h"
+#include "profiling/analysis/CriticalPathGraph.h"
+
+namespace fuselab {
+
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+PathKind cpuKind(const Trace& trace, const Track& t, size_t i) {
+  if (!isLaunchCall(t.category[i])) return PathKind::Cpu;
+  if (isSynchronizeCall(trace.strings.get(t.name_id[i]))) return PathKind::Wait;
+  const LaunchLink* link = t.correlation[i] >= 0 ? trace.launchFor(t.correlation[i]) : nullptr;
+  return link && !link->gpu_ops.empty() ? PathKind::Launch : PathKind::Cpu;
+}
+
+}  // namespace
+
+void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti) {
+  const Track& t = trace.tracks[ti];
+  std::vector<uint32_t>& starts = event_start_[ti];
+  std::vector<uint32_t>& ends = event_end_[ti];
+  starts.assign(t.size(), kNone);
+  ends.assign(t.size(), kNone);
+  if (t.size() == 0) return;
+  const size_t first = activities_.size();
+  std::vector<uint32_t> open;           // events open at `pos`, innermost last
+  std::vector<uint32_t> waiting_start;  // events whose start is the next slice's start
+  std::vector<uint32_t> waiting_end;    // zero-length events before any slice
+  int64_t pos = t.start_ns[0];
+
+  auto emit = [&](int64_t end, int64_t event) {
+    if (end <= pos) return;
+    const size_t a = activities_.size();
+    const PathKind kind = event >= 0 ? cpuKind(trace, t, static_cast<size_t>(event)) : PathKind::Idle;
+    activities_.push_back({ti, event, kind, pos, end, end - pos});
+    for (uint32_t e : waiting_start) starts[e] = startNode(a);
+    for (uint32_t e : waiting_end) ends[e] = startNode(a);
+    waiting_start.clear();
+    waiting_end.clear();
+    pos = end;
+  };
+  auto closeUntil = [&](int64_t time) {
+    while (!open.empty() && t.end_ns(open.back()) <= time) {
+      const uint32_t e = open.back();
+      open.pop_back();
+      emit(t.end_ns(e), e);
+      if (activities_.size() > first)
+        ends[e] = endNode(activities_.size() - 1);
+      else
+        waiting_end.push_back(e);
+    }
+  };
+
+  for (uint32_t i = 0; i < t.size(); ++i) {
+    closeUntil(t.start_ns[i]);
+    emit(t.start_ns[i], open.empty() ? -1 : static_cast<int64_t>(open.back()));
+    waiting_start.push_back(i);
+    open.push_back(i);
+  }
+  closeUntil(std::numeric_limits<int64_t>::max());
+  if (activities_.size() == first) return;  // only zero-length events: no time on this thread
+  const uint32_t last_end = endNode(activities_.size() - 1);
+  for (uint32_t e : waiting_start) starts[e] = last_end;
+  for (uint32_t e : waiting_end) ends[e] = last_end;
+  // Thread order: each slice starts where the one before it ended.
+  for (size_t a = first + 1; a < activities_.size(); ++a)
+    edges_.push_back({endNode(a - 1), startNode(a), 0, -1, activities_[a].kind, true, ti, activities_[a].event});
+}
+
+}  // namespace fuselab
