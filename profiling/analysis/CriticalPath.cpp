@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <thread>
 #include <tuple>
 
 #include "profiling/analysis/AnalysisSteps.h"
@@ -37,12 +38,16 @@ struct StepGroup {
 };
 
 std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g) {
-  std::map<int, StepGroup> by_index;
+  // Keyed by (k, how many annotations k came before on the same rank): a
+  // trace that repeats a step number has a step per repetition.
+  std::map<std::pair<int, int>, StepGroup> by_index;
+  std::map<std::pair<int, int>, int> seen;  // (rank, k) -> annotations so far
   for (EventRef r : findProfilerSteps(trace)) {
     uint32_t s = 0, e = 0;
     if (!g.eventNodes(r, s, e)) continue;
     const std::string_view name = trace.name(r);
-    StepGroup& group = by_index[*profilerStepIndex(name)];
+    const int k = *profilerStepIndex(name);
+    StepGroup& group = by_index[{k, seen[{trace.tracks[r.track].rank, k}]++}];
     if (group.start_nodes.empty() || g.observedNs(e) > g.observedNs(group.end_node)) group.end_node = e;
     group.start_nodes.push_back(s);
     group.name = std::string(name);
@@ -87,28 +92,28 @@ std::vector<PathSegment> walkBack(const Trace& trace, const CriticalPathGraph& g
                                   uint32_t node, int64_t start_ns) {
   std::vector<PathSegment> segs;
   while (t[node] > start_ns) {
-    const uint32_t b = g.inBegin(node), e = g.inBegin(node + 1);
-    if (b == e) {  // nothing before this on its thread: the step waited for nothing recorded
+    PathEdge best;
+    bool any = false;
+    int64_t best_end = std::numeric_limits<int64_t>::min();
+    g.forEachPredecessor(node, [&](const PathEdge& edge) {
+      const int64_t w = edge.activity >= 0 ? g.activities()[static_cast<size_t>(edge.activity)].own_ns : edge.lag_ns;
+      const int64_t end = t[edge.from] + w;
+      if (!any || end > best_end || (end == best_end && edge.binding && !best.binding)) best = edge, best_end = end;
+      any = true;
+    });
+    if (!any) {  // nothing before this on its thread: the step waited for nothing recorded
       const PathActivity& a = g.activities()[CriticalPathGraph::activityOf(node)];
       segs.push_back({PathKind::Idle, trace.tracks[a.track].rank, a.track, std::nullopt, start_ns, t[node] - start_ns});
       break;
     }
-    const PathEdge* best = nullptr;
-    int64_t best_end = std::numeric_limits<int64_t>::min();
-    for (uint32_t k = b; k < e; ++k) {
-      const PathEdge& edge = g.edges()[k];
-      const int64_t w = edge.activity >= 0 ? g.activities()[static_cast<size_t>(edge.activity)].own_ns : edge.lag_ns;
-      const int64_t end = t[edge.from] + w;
-      if (end > best_end || (end == best_end && edge.binding && !best->binding)) best = &edge, best_end = end;
-    }
-    const int64_t from_ns = std::max(t[best->from], start_ns);
+    const int64_t from_ns = std::max(t[best.from], start_ns);
     if (t[node] > from_ns) {
-      PathSegment seg = segmentOf(trace, g, *best);
+      PathSegment seg = segmentOf(trace, g, best);
       seg.start_ns = from_ns;
       seg.dur_ns = t[node] - from_ns;
       segs.push_back(seg);
     }
-    node = best->from;
+    node = best.from;
   }
   std::reverse(segs.begin(), segs.end());
   // One segment per stretch of one event (an op's slices around its children are not merged).
@@ -185,21 +190,29 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
   }
   std::sort(out.steps.begin(), out.steps.end(), [](const StepPath& a, const StepPath& b) { return a.start_ns < b.start_ns; });
 
+  // Each what-if schedules the whole graph again: they run side by side.
   const int64_t before = stepsTotal(groups, t);
-  std::vector<double> scale;
-  std::vector<int64_t> faster;
-  for (const auto& [key, ns] : longestOps(trace, out.steps, options.what_if_ops)) {
-    scale.assign(g.activities().size(), 1.0);
-    for (size_t a = 0; a < scale.size(); ++a) {
+  const auto ops = longestOps(trace, out.steps, options.what_if_ops);
+  out.what_if.resize(ops.size());
+  auto tryOp = [&](size_t i) {
+    const auto& [key, ns] = ops[i];
+    std::vector<uint8_t> halved(g.activities().size(), 0);
+    for (size_t a = 0; a < halved.size(); ++a) {
       const PathActivity& act = g.activities()[a];
       const Track& track = trace.tracks[act.track];
-      if (act.event >= 0 && act.kind == key.kind && track.rank == key.rank &&
-          track.name_id[static_cast<size_t>(act.event)] == key.name_id)
-        scale[a] = 0.5;
+      halved[a] = act.event >= 0 && act.kind == key.kind && track.rank == key.rank &&
+                  track.name_id[static_cast<size_t>(act.event)] == key.name_id;
     }
-    g.schedule(scale, faster);
-    out.what_if.push_back(
-        {std::string(trace.strings.get(key.name_id)), key.kind, key.rank, ns, before, stepsTotal(groups, faster)});
+    std::vector<int64_t> faster;
+    g.schedule(halved, faster);
+    out.what_if[i] = {std::string(trace.strings.get(key.name_id)), key.kind, key.rank, ns, before,
+                      stepsTotal(groups, faster)};
+  };
+  const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+  for (size_t first = 0; first < ops.size(); first += workers) {
+    std::vector<std::thread> batch;
+    for (size_t i = first; i < std::min(ops.size(), first + workers); ++i) batch.emplace_back(tryOp, i);
+    for (std::thread& th : batch) th.join();
   }
   return out;
 }

@@ -1,11 +1,11 @@
 #include "profiling/analysis/CriticalPathGraph.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include "profiling/analysis/AnalysisGaps.h"
 #include "profiling/analysis/CollectiveKind.h"
+#include "profiling/analysis/NameFlags.h"
 
 namespace fuselab {
 
@@ -23,7 +23,7 @@ struct Candidate {
   int64_t min_lag = 0;  // the least the dependency takes
   PathKind kind = PathKind::Idle;
   uint32_t track = 0;
-  int64_t event = -1;
+  int32_t event = -1;
 };
 
 }  // namespace
@@ -31,12 +31,16 @@ struct Candidate {
 CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<CollectiveDependency>& collectives) {
   event_start_.resize(trace.tracks.size());
   event_end_.resize(trace.tracks.size());
+  const size_t events = trace.eventCount();
+  activities_.reserve(2 * events);
+  edges_.reserve(events);
+  const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
-    if (trace.tracks[ti].kind == TrackKind::Cpu) addCpuSlices(trace, ti);
+    if (trace.tracks[ti].kind == TrackKind::Cpu) addCpuSlices(trace, ti, is_sync);
     if (trace.tracks[ti].kind == TrackKind::Gpu) addGpuOps(trace, ti);
   }
   addGpuStartDependencies(trace);
-  addBlockingCalls(trace);
+  addBlockingCalls(trace, is_sync);
   addCollectives(collectives);
   finish();
 }
@@ -61,8 +65,8 @@ void CriticalPathGraph::addGpuOps(const Trace& trace, uint32_t ti) {
     if (!isGpuWork(t.category[i])) continue;
     const bool collective = isCollectiveKernelName(trace.strings.get(t.name_id[i]));
     const size_t a = activities_.size();
-    activities_.push_back({ti, i, collective ? PathKind::Collective : PathKind::Gpu, t.start_ns[i], t.end_ns(i),
-                           t.dur_ns[i]});
+    activities_.push_back({ti, static_cast<int32_t>(i), collective ? PathKind::Collective : PathKind::Gpu, false,
+                           t.start_ns[i], t.end_ns(i), t.dur_ns[i]});
     event_start_[ti][i] = startNode(a);
     event_end_[ti][i] = endNode(a);
   }
@@ -101,7 +105,7 @@ void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
                                 : kNone;
       if (node != kNone && lt.start_ns[l.index] <= s)
         cands.push_back({node, lt.start_ns[l.index], std::min(lt.dur_ns[l.index], s - lt.start_ns[l.index]),
-                         PathKind::Launch, l.track, l.index});
+                         PathKind::Launch, l.track, static_cast<int32_t>(l.index)});
     }
     int64_t& prev = prev_of_track[op.track];
     if (prev >= 0 && activities_[static_cast<size_t>(prev)].end_ns <= s)
@@ -125,8 +129,8 @@ void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
       if (cands[i].time + cands[i].min_lag > cands[binding].time + cands[binding].min_lag) binding = i;
     for (size_t i = 0; i < cands.size(); ++i) {
       const Candidate& c = cands[i];
-      edges_.push_back({c.from, startNode(a), i == binding ? s - c.time : c.min_lag, -1, c.kind, i == binding,
-                        c.track, c.event});
+      edges_.push_back({c.from, startNode(a), i == binding ? s - c.time : c.min_lag, -1, c.track, c.event, c.kind,
+                        i == binding});
     }
     if (prev < 0 || op.end_ns >= activities_[static_cast<size_t>(prev)].end_ns) prev = static_cast<int64_t>(a);
   }
@@ -135,7 +139,7 @@ void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
 // A CPU call that returned only after GPU work finished: a synchronize (the
 // latest GPU op that ended while it ran) or a call whose own GPU op ended
 // before it returned (a blocking copy).
-void CriticalPathGraph::addBlockingCalls(const Trace& trace) {
+void CriticalPathGraph::addBlockingCalls(const Trace& trace, const std::vector<uint8_t>& is_sync) {
   std::vector<std::pair<int64_t, size_t>> gpu_by_end;
   for (size_t a = 0; a < activities_.size(); ++a)
     if (trace.tracks[activities_[a].track].kind == TrackKind::Gpu) gpu_by_end.emplace_back(activities_[a].end_ns, a);
@@ -147,7 +151,7 @@ void CriticalPathGraph::addBlockingCalls(const Trace& trace) {
       if (!isLaunchCall(t.category[i]) || event_end_[ti][i] == kNone) continue;
       const int64_t call_start = t.start_ns[i], call_end = t.end_ns(i);
       int64_t waited = -1;
-      if (isSynchronizeCall(trace.strings.get(t.name_id[i]))) {
+      if (is_sync[t.name_id[i]]) {
         // The latest op of its own rank (a merged run) that ended while it ran.
         auto it = std::upper_bound(gpu_by_end.begin(), gpu_by_end.end(),
                                    std::make_pair(call_end, std::numeric_limits<size_t>::max()));
@@ -168,7 +172,8 @@ void CriticalPathGraph::addBlockingCalls(const Trace& trace) {
         }
       }
       if (waited >= 0)
-        addEndDependency(endNode(static_cast<size_t>(waited)), activityOf(event_end_[ti][i]), PathKind::Wait, ti, i);
+        addEndDependency(endNode(static_cast<size_t>(waited)), activityOf(event_end_[ti][i]), PathKind::Wait, ti,
+                         static_cast<int32_t>(i));
     }
   }
 }
@@ -186,66 +191,78 @@ void CriticalPathGraph::addCollectives(const std::vector<CollectiveDependency>& 
     for (EventRef m : c.members) {
       uint32_t s = kNone, e = kNone;
       if (eventNodes(m, s, e) && s != late_start)
-        addEndDependency(late_start, activityOf(e), PathKind::Collective, m.track, m.index);
+        addEndDependency(late_start, activityOf(e), PathKind::Collective, m.track, static_cast<int32_t>(m.index));
     }
   }
 }
 
 void CriticalPathGraph::addEndDependency(uint32_t from, size_t activity, PathKind kind, uint32_t track,
-                                         int64_t event) {
+                                         int32_t event) {
   PathActivity& a = activities_[activity];
   const int64_t from_ns = observedNs(from);
   if (from_ns <= a.start_ns || from_ns > a.end_ns) return;  // it did not wait for it
   const int64_t lag = a.end_ns - from_ns;
   a.own_ns = std::min(a.own_ns, lag);
-  edges_.push_back({from, endNode(activity), lag, -1, kind, true, track, event});
+  edges_.push_back({from, endNode(activity), lag, -1, track, event, kind, true});
 }
 
 void CriticalPathGraph::finish() {
-  for (size_t a = 0; a < activities_.size(); ++a) {
-    const PathActivity& act = activities_[a];
-    edges_.push_back({startNode(a), endNode(a), 0, static_cast<int64_t>(a), act.kind,
-                      act.own_ns == act.end_ns - act.start_ns, act.track, act.event});
-  }
   const size_t n = nodeCount();
-  std::stable_sort(edges_.begin(), edges_.end(), [](const PathEdge& x, const PathEdge& y) { return x.to < y.to; });
+  // Dependencies grouped by the node they lead to (a counting sort, order kept).
   in_begin_.assign(n + 1, 0);
   for (const PathEdge& e : edges_) ++in_begin_[e.to + 1];
   for (size_t i = 0; i < n; ++i) in_begin_[i + 1] += in_begin_[i];
+  std::vector<PathEdge> by_to(edges_.size());
+  std::vector<uint32_t> fill(in_begin_.begin(), in_begin_.end() - 1);
+  for (const PathEdge& e : edges_) by_to[fill[e.to]++] = e;
+  edges_ = std::move(by_to);
 
-  // Kahn's order; a node on a cycle (inconsistent clocks) keeps its observed time.
+  // Kahn's order over dependencies, durations and thread order; a node on a
+  // cycle (inconsistent clocks) keeps its observed time.
   std::vector<uint32_t> out_begin(n + 1, 0), out(edges_.size()), indegree(n, 0);
-  for (const PathEdge& e : edges_) ++out_begin[e.from + 1], ++indegree[e.to];
+  for (const PathEdge& e : edges_) ++out_begin[e.from + 1];
   for (size_t i = 0; i < n; ++i) out_begin[i + 1] += out_begin[i];
-  std::vector<uint32_t> fill(out_begin.begin(), out_begin.end() - 1);
-  for (uint32_t i = 0; i < edges_.size(); ++i) out[fill[edges_[i].from]++] = i;
+  fill.assign(out_begin.begin(), out_begin.end() - 1);
+  for (const PathEdge& e : edges_) out[fill[e.from]++] = e.to;
+  for (uint32_t v = 0; v < n; ++v) {
+    indegree[v] = in_begin_[v + 1] - in_begin_[v];
+    if (v % 2 || activities_[activityOf(v)].chained) ++indegree[v];
+  }
   order_.clear();
   order_.reserve(n);
   for (uint32_t v = 0; v < n; ++v)
     if (indegree[v] == 0) order_.push_back(v);
+  auto release = [&](uint32_t to) {
+    if (--indegree[to] == 0) order_.push_back(to);
+  };
   for (size_t head = 0; head < order_.size(); ++head) {
     const uint32_t v = order_[head];
-    for (uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k)
-      if (--indegree[edges_[out[k]].to] == 0) order_.push_back(edges_[out[k]].to);
+    const size_t a = activityOf(v);
+    if (v % 2 == 0)
+      release(endNode(a));
+    else if (a + 1 < activities_.size() && activities_[a + 1].chained)
+      release(startNode(a + 1));
+    for (uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) release(out[k]);
   }
 }
 
-void CriticalPathGraph::schedule(const std::vector<double>& scale, std::vector<int64_t>& times) const {
+void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const {
   const size_t n = nodeCount();
   times.resize(n);
   for (uint32_t v = 0; v < n; ++v) times[v] = observedNs(v);
   for (uint32_t v : order_) {
-    if (in_begin_[v] == in_begin_[v + 1]) continue;
+    const size_t a = activityOf(v);
+    const PathActivity& act = activities_[a];
     int64_t t = std::numeric_limits<int64_t>::min();
-    for (uint32_t k = in_begin_[v]; k < in_begin_[v + 1]; ++k) {
-      const PathEdge& e = edges_[k];
-      int64_t w = e.lag_ns;
-      if (e.activity >= 0) {
-        const int64_t own = activities_[static_cast<size_t>(e.activity)].own_ns;
-        w = scale.empty() ? own : std::llround(static_cast<double>(own) * scale[static_cast<size_t>(e.activity)]);
-      }
-      t = std::max(t, times[e.from] + w);
+    if (v % 2) {
+      const int64_t own = !halved.empty() && halved[a] ? act.own_ns / 2 : act.own_ns;
+      t = times[startNode(a)] + own;
+    } else if (act.chained) {
+      t = times[endNode(a - 1)];
+    } else if (in_begin_[v] == in_begin_[v + 1]) {
+      continue;  // nothing before it: as observed
     }
+    for (uint32_t k = in_begin_[v]; k < in_begin_[v + 1]; ++k) t = std::max(t, times[edges_[k].from] + edges_[k].lag_ns);
     times[v] = t;
   }
 }

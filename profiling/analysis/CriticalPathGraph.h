@@ -22,8 +22,9 @@ namespace fuselab {
 
 struct PathActivity {
   uint32_t track = 0;
-  int64_t event = -1;  // index in the track; -1: a thread idle between events
+  int32_t event = -1;  // index in the track; -1: a thread idle between events
   PathKind kind = PathKind::Cpu;
+  bool chained = false;  // starts where the activity before it (on its thread) ended
   int64_t start_ns = 0, end_ns = 0;  // observed
   int64_t own_ns = 0;  // its own time: the duration, less what a binding end dependency explains
 };
@@ -31,12 +32,12 @@ struct PathActivity {
 struct PathEdge {
   uint32_t from = 0, to = 0;  // nodes
   int64_t lag_ns = 0;         // dependencies; duration edges use the activity's own_ns
-  int64_t activity = -1;      // >= 0: the duration edge of that activity
-  PathKind kind = PathKind::Cpu;
-  bool binding = false;       // set the observed time of `to`
+  int32_t activity = -1;      // >= 0: the duration edge of that activity
   // What a segment along this edge is the time of (dependencies).
   uint32_t track = 0;
-  int64_t event = -1;
+  int32_t event = -1;
+  PathKind kind = PathKind::Cpu;
+  bool binding = false;  // set the observed time of `to`
 };
 
 class CriticalPathGraph {
@@ -50,28 +51,41 @@ class CriticalPathGraph {
   int64_t observedNs(uint32_t node) const;
 
   const std::vector<PathActivity>& activities() const { return activities_; }
-  // Edges into `node`: [inBegin(node), inBegin(node + 1)) of edges().
-  const std::vector<PathEdge>& edges() const { return edges_; }
-  uint32_t inBegin(uint32_t node) const { return in_begin_[node]; }
+  // Calls f(const PathEdge&) for each edge into `node`: the activity's own
+  // duration into an end node, the thread order into a chained start, and
+  // the dependencies. None: the node keeps its observed time.
+  template <typename F>
+  void forEachPredecessor(uint32_t node, F&& f) const {
+    const size_t a = activityOf(node);
+    const PathActivity& act = activities_[a];
+    if (node % 2)
+      f(PathEdge{startNode(a), node, 0, static_cast<int32_t>(a), act.track, act.event, act.kind,
+                 act.own_ns == act.end_ns - act.start_ns});
+    else if (act.chained)
+      f(PathEdge{endNode(a - 1), node, 0, -1, act.track, act.event, act.kind, true});
+    for (uint32_t k = in_begin_[node]; k < in_begin_[node + 1]; ++k) f(edges_[k]);
+  }
   // The node at an event's start and end (CPU events: its first and last
   // slice; GPU ops: their activity). False when the event has no activity.
   bool eventNodes(EventRef e, uint32_t& start, uint32_t& end) const;
 
-  // Earliest time of every node, with each activity's own time multiplied by
-  // scale[activity] (empty: as observed). Nodes without dependencies keep
-  // their observed times.
-  void schedule(const std::vector<double>& scale, std::vector<int64_t>& times) const;
+  // Earliest time of every node, with the own time of each activity whose
+  // `halved` flag is set cut in half (empty: as observed). Nodes without
+  // dependencies keep their observed times.
+  void schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const;
 
  private:
-  void addCpuSlices(const Trace& trace, uint32_t track);
+  void addCpuSlices(const Trace& trace, uint32_t track, const std::vector<uint8_t>& is_sync);
   void addGpuOps(const Trace& trace, uint32_t track);
   void addGpuStartDependencies(const Trace& trace);
-  void addBlockingCalls(const Trace& trace);
+  void addBlockingCalls(const Trace& trace, const std::vector<uint8_t>& is_sync);
   void addCollectives(const std::vector<CollectiveDependency>& collectives);
-  void addEndDependency(uint32_t from, size_t activity, PathKind kind, uint32_t track, int64_t event);
+  void addEndDependency(uint32_t from, size_t activity, PathKind kind, uint32_t track, int32_t event);
   void finish();
 
   std::vector<PathActivity> activities_;
+  // Dependencies only (durations and thread order are implicit): grouped by
+  // the node they lead to, [in_begin_[v], in_begin_[v + 1]).
   std::vector<PathEdge> edges_;
   std::vector<uint32_t> in_begin_;
   std::vector<uint32_t> order_;  // topological

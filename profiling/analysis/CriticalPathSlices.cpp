@@ -4,7 +4,6 @@
 // follow each other.
 #include <limits>
 
-#include "profiling/analysis/AnalysisGaps.h"
 #include "profiling/analysis/CriticalPathGraph.h"
 
 namespace fuselab {
@@ -13,16 +12,16 @@ namespace {
 
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
-PathKind cpuKind(const Trace& trace, const Track& t, size_t i) {
+PathKind cpuKind(const Trace& trace, const Track& t, size_t i, const std::vector<uint8_t>& is_sync) {
   if (!isLaunchCall(t.category[i])) return PathKind::Cpu;
-  if (isSynchronizeCall(trace.strings.get(t.name_id[i]))) return PathKind::Wait;
+  if (is_sync[t.name_id[i]]) return PathKind::Wait;
   const LaunchLink* link = t.correlation[i] >= 0 ? trace.launchFor(t.correlation[i]) : nullptr;
   return link && !link->gpu_ops.empty() ? PathKind::Launch : PathKind::Cpu;
 }
 
 }  // namespace
 
-void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti) {
+void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std::vector<uint8_t>& is_sync) {
   const Track& t = trace.tracks[ti];
   std::vector<uint32_t>& starts = event_start_[ti];
   std::vector<uint32_t>& ends = event_end_[ti];
@@ -35,11 +34,11 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti) {
   std::vector<uint32_t> waiting_end;    // zero-length events before any slice
   int64_t pos = t.start_ns[0];
 
-  auto emit = [&](int64_t end, int64_t event) {
+  auto emit = [&](int64_t end, int32_t event) {
     if (end <= pos) return;
     const size_t a = activities_.size();
-    const PathKind kind = event >= 0 ? cpuKind(trace, t, static_cast<size_t>(event)) : PathKind::Idle;
-    activities_.push_back({ti, event, kind, pos, end, end - pos});
+    const PathKind kind = event >= 0 ? cpuKind(trace, t, static_cast<size_t>(event), is_sync) : PathKind::Idle;
+    activities_.push_back({ti, event, kind, false, pos, end, end - pos});
     for (uint32_t e : waiting_start) starts[e] = startNode(a);
     for (uint32_t e : waiting_end) ends[e] = startNode(a);
     waiting_start.clear();
@@ -50,7 +49,7 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti) {
     while (!open.empty() && t.end_ns(open.back()) <= time) {
       const uint32_t e = open.back();
       open.pop_back();
-      emit(t.end_ns(e), e);
+      emit(t.end_ns(e), static_cast<int32_t>(e));
       if (activities_.size() > first)
         ends[e] = endNode(activities_.size() - 1);
       else
@@ -60,7 +59,7 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti) {
 
   for (uint32_t i = 0; i < t.size(); ++i) {
     closeUntil(t.start_ns[i]);
-    emit(t.start_ns[i], open.empty() ? -1 : static_cast<int64_t>(open.back()));
+    emit(t.start_ns[i], open.empty() ? -1 : static_cast<int32_t>(open.back()));
     waiting_start.push_back(i);
     open.push_back(i);
   }
@@ -70,8 +69,7 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti) {
   for (uint32_t e : waiting_start) starts[e] = last_end;
   for (uint32_t e : waiting_end) ends[e] = last_end;
   // Thread order: each slice starts where the one before it ended.
-  for (size_t a = first + 1; a < activities_.size(); ++a)
-    edges_.push_back({endNode(a - 1), startNode(a), 0, -1, activities_[a].kind, true, ti, activities_[a].event});
+  for (size_t a = first + 1; a < activities_.size(); ++a) activities_[a].chained = true;
 }
 
 }  // namespace fuselab

@@ -1,0 +1,132 @@
+// The critical path (CriticalPath.h) beside the analysis it joins, measured
+// side by side in one process:
+// - Trace1M: the eager MLP fixture tiled to 1M events (bench/TiledTrace.h):
+//   importing it, analyzeTrace, and analyzeCriticalPath (every step's path
+//   and the what-ifs); counter share = critical path / (import + analysis),
+//   the cost it adds to `fuselab analyze` (target <= 0.2); extra_peak_mb:
+//   how far it raised the process's peak memory.
+// - Run16: 16 ranks tiled from rank 0 of the HTA NCCL fixture, each with its
+//   own rank and a clock a little off: analyzeRun + mergeRun, then
+//   analyzeRunCriticalPath; share as above.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bench/TiledTrace.h"
+#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/CriticalPath.h"
+#include "profiling/analysis/RunCriticalPath.h"
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/RunLoader.h"
+
+namespace {
+
+using namespace fuselab;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+double peakMb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+// Removes the folder at exit.
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("fuselab-bench-cp-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+TempDir& tempDir() {
+  static TempDir d;
+  return d;
+}
+
+void Trace1M(benchmark::State& state) {
+  const std::string file = (tempDir().path / "tiled.json").string();
+  const size_t events = bench::writeTiledTrace(file, 1'000'000);
+  double import_s = 0, analyze_s = 0, path_s = 0, extra_peak = 0;
+  size_t steps = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    const Trace trace = importChromeTrace(file);
+    const auto t1 = Clock::now();
+    const TraceAnalysis a = analyzeTrace(trace);
+    const auto t2 = Clock::now();
+    const double peak_before = peakMb();
+    const CriticalPathAnalysis cp = analyzeCriticalPath(trace);
+    const auto t3 = Clock::now();
+    extra_peak = std::max(extra_peak, peakMb() - peak_before);
+    import_s += seconds(t0, t1), analyze_s += seconds(t1, t2), path_s += seconds(t2, t3);
+    steps = cp.steps.size();
+    benchmark::DoNotOptimize(a.kernel_count);
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["steps"] = static_cast<double>(steps);
+  state.counters["import_ms"] = import_s / n * 1e3;
+  state.counters["analyze_ms"] = analyze_s / n * 1e3;
+  state.counters["critical_path_ms"] = path_s / n * 1e3;
+  state.counters["share"] = path_s / (import_s + analyze_s);
+  state.counters["extra_peak_mb"] = extra_peak;
+}
+BENCHMARK(Trace1M)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+std::vector<fs::path> rankFiles(int ranks) {
+  const fs::path fixture = fs::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz";
+  const nlohmann::json base = nlohmann::json::parse(bench::gunzipFile(fixture.string()));
+  std::vector<fs::path> paths;
+  for (int r = 0; r < ranks; ++r) {
+    nlohmann::json j = base;
+    j["distributedInfo"]["rank"] = r;
+    const double shift_us = (r * 37) % 600;  // each rank's clock a little off
+    for (auto& e : j["traceEvents"])
+      if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() + shift_us;
+    paths.push_back(tempDir().path / ("rank-" + std::to_string(r) + ".json"));
+    std::ofstream(paths.back()) << j.dump();
+  }
+  return paths;
+}
+
+void Run16(benchmark::State& state) {
+  const std::vector<fs::path> files = rankFiles(16);
+  double load_s = 0, analyze_s = 0, path_s = 0;
+  size_t events = 0, collectives = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    const Run run = loadRun(files);
+    const auto t1 = Clock::now();
+    const RunAnalysis a = analyzeRun(run);
+    const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
+    const auto t2 = Clock::now();
+    const CriticalPathAnalysis cp = analyzeRunCriticalPath(a, merged);
+    const auto t3 = Clock::now();
+    load_s += seconds(t0, t1), analyze_s += seconds(t1, t2), path_s += seconds(t2, t3);
+    events = merged.trace.eventCount();
+    collectives = a.collectives.size();
+    benchmark::DoNotOptimize(cp.steps.size());
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["collectives"] = static_cast<double>(collectives);
+  state.counters["load_ms"] = load_s / n * 1e3;
+  state.counters["analyze_merge_ms"] = analyze_s / n * 1e3;
+  state.counters["critical_path_ms"] = path_s / n * 1e3;
+  state.counters["share"] = path_s / (load_s + analyze_s);
+}
+BENCHMARK(Run16)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();
