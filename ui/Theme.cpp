@@ -74,6 +74,7 @@ Theme makeTheme(ThemeKind kind, float scale) {
     t.gap_sync_mark = rgb(255, 120, 120, 220);
     t.collective = rgb(80, 220, 230, 200);
     t.late_arrival = rgb(255, 80, 80);
+    t.critical_path = rgb(255, 170, 40);
     t.activity[0] = rgb(45, 48, 56);
     t.activity[1] = rgb(80, 170, 110);
     t.activity[2] = rgb(80, 200, 230);
@@ -112,6 +113,7 @@ Theme makeTheme(ThemeKind kind, float scale) {
     t.gap_sync_mark = rgb(200, 30, 30, 220);
     t.collective = rgb(0, 140, 160, 220);
     t.late_arrival = rgb(220, 30, 30);
+    t.critical_path = rgb(230, 120, 0);
     t.activity[0] = rgb(232, 232, 236);
     t.activity[1] = rgb(60, 160, 90);
     t.activity[2] = rgb(20, 150, 190);

@@ -59,6 +59,9 @@ struct Theme {
   // overview strip's cells (idle, busy, communicating).
   ImU32 collective = 0;
   ImU32 late_arrival = 0;
+  // The critical path drawn over the timeline (events on it outlined, the
+  // hand-offs between lanes).
+  ImU32 critical_path = 0;
   ImU32 activity[3] = {0, 0, 0};
 };
 

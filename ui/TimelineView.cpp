@@ -39,6 +39,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
   layout_row_height_ = 0;
   label_font_size_ = 0;
   lanes_.setTrace(trace_.get());
+  critical_path_.set(nullptr);
   trace_begin_ = trace_ ? static_cast<double>(trace_->beginNs()) : 0;
   trace_end_ = trace_ ? static_cast<double>(trace_->endNs()) : 0;
   marker_order_.clear();
@@ -187,8 +188,19 @@ void TimelineView::drawEmpty(const Theme& th) {
   ImGui::Dummy(size);
 }
 
+const StepPath* TimelineView::criticalPathInView() const {
+  return critical_path_.stepAt(axis_.start_ns + (axis_.endNs() - axis_.start_ns) / 2);
+}
+
 void TimelineView::drawToolbar(const Theme& th) {
   if (ImGui::Button("Fit all (F)")) fitAll();
+  if (critical_path_.path()) {
+    ImGui::SameLine();
+    ImGui::Checkbox("Critical path", &show_critical_path_);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Outline what set each step's time: the chain of CPU ops, launches, kernels and waits\n"
+                        "(and collectives across ranks) from the step's start to its end.");
+  }
   if (analysis_ && !analysis_->steps.empty()) {
     ImGui::SameLine();
     ImGui::TextUnformatted("Step:");
@@ -385,6 +397,7 @@ void TimelineView::drawLanes(const Theme& th, const Ruler& ruler, float height) 
   f.dl->PushClipRect(ImVec2(f.timeX0(), win_min.y), ImVec2(f.timeX1(), win_max.y), true);
   lanes_.drawTimeArea(f, ruler);
   drawCollectiveLinks(th, f.dl, content, f.vis_top, f.vis_bottom);
+  if (show_critical_path_) critical_path_.draw(f, *trace_);
   drawSelection(f);
   TimelineLanes::drawHover(f, hover);
   f.dl->PopClipRect();

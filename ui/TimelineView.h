@@ -30,6 +30,7 @@
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
+#include "ui/lanes/CriticalPathOverlay.h"
 #include "ui/lanes/TimelineLanes.h"
 #include "ui/layout/FlowEndpoints.h"
 #include "ui/layout/LaneLayout.h"
@@ -57,6 +58,15 @@ class TimelineView {
   // Selects the next event (after the selection, wrapping) whose name is
   // `name`, and with `reveal` brings it into view; false when there is none.
   bool findNext(std::string_view name, bool reveal = true);
+
+  // The critical path of the shown trace (may be null), drawn over the lanes
+  // while shown (the toolbar's "Critical path" box).
+  void setCriticalPath(std::shared_ptr<const CriticalPathAnalysis> path) { critical_path_.set(std::move(path)); }
+  const CriticalPathAnalysis* criticalPath() const { return critical_path_.path(); }
+  void showCriticalPath(bool show) { show_critical_path_ = show; }
+  bool criticalPathShown() const { return show_critical_path_; }
+  // The path of the step in view (under the view's centre).
+  const StepPath* criticalPathInView() const;
 
   // --- runs -------------------------------------------------------------------
   struct CollectiveLink {
@@ -130,6 +140,8 @@ class TimelineView {
   std::vector<int> collapsed_ranks_;
   std::optional<int> pending_rank_;
   std::vector<CollectiveLink> links_;  // by begin
+  CriticalPathOverlay critical_path_;
+  bool show_critical_path_ = false;
   double longest_link_ns_ = 0;
 
   float drag_distance_ = 0;

@@ -1,6 +1,6 @@
 // `fuselab screenshot --out FILE.png [--trace T] [--range START:END]
 // [--width W --height H] [--theme light|dark] [--scale S] [--area window|timeline|roofline]
-// [--select NAME]`:
+// [--select NAME] [--critical-path]`:
 // renders the window's UI offscreen (a hidden OpenGL window; under Xvfb
 // where there is no display) and writes a PNG. Without --trace it shows the
 // empty workbench.
@@ -32,6 +32,7 @@ struct ScreenshotArgs {
   float scale = 1.0f;
   std::string area = "window";
   std::string select;
+  bool critical_path = false;
 };
 
 int runScreenshot(const ScreenshotArgs& a) {
@@ -83,6 +84,7 @@ int runScreenshot(const ScreenshotArgs& a) {
            : a.area == "roofline" ? ScreenshotArea::Roofline
                                   : ScreenshotArea::Window;
   o.select = a.select;
+  o.critical_path = a.critical_path;
   try {
     RgbaImage image = writeHeadlessScreenshot(trace, label, o);
     std::cout << "wrote " << a.out << " (" << image.width << "x" << image.height << ")\n";
@@ -126,6 +128,8 @@ void addScreenshotCommand(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--select", args->select,
                   "Select the first event with this name (e.g. aten::linear) to show its flow arrows");
+  cmd->add_flag("--critical-path", args->critical_path,
+                "Draw the critical path over the timeline (what set each step's time)");
   cmd->callback([args, &exit_code] { exit_code = runScreenshot(*args); });
 }
 

@@ -34,6 +34,7 @@ RgbaImage writeHeadlessScreenshot(std::shared_ptr<const Trace> trace, const std:
     // With a range the view stays where asked; else it moves to the selection.
     if (!o.select.empty() && !ws.timeline().findNext(o.select, !ranged))
       throw std::runtime_error("no event named '" + o.select + "' in " + label);
+    ws.timeline().showCriticalPath(o.critical_path);
   }
   OffscreenFrame frame;
   frame.width = o.width;

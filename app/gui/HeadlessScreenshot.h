@@ -26,6 +26,7 @@ struct HeadlessScreenshot {
   // Times since the trace start to show (default: the whole trace).
   std::optional<double> range_begin_ns, range_end_ns;
   std::string select;  // name of an event to select (its flows are drawn); "" for none
+  bool critical_path = false;  // draw the critical path over the timeline
   std::shared_ptr<const RunView> run;  // a run to show instead of `trace` (its merged trace)
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/TracePaths.h"
 
@@ -44,7 +45,10 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
       trace = std::make_shared<const Trace>(importChromeTrace(path, import));
     }
     auto analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
-    out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view, std::move(run)};
+    auto critical_path = std::make_shared<const CriticalPathAnalysis>(
+        run ? analyzeRunCriticalPath(run->analysis, run->merged) : analyzeCriticalPath(*trace));
+    out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view, std::move(run),
+                             std::move(critical_path)};
   } catch (const TraceImportCancelled& e) {
     out.cancelled = true;
     out.error = e.what();

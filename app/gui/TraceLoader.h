@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/CriticalPath.h"
 #include "profiling/analysis/RunView.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/Trace.h"
@@ -25,6 +26,7 @@ struct LoadedTrace {
   std::string path;        // the file, empty for traces from memory
   bool keep_view = false;  // same trace, new analysis
   std::shared_ptr<const RunView> run;  // set for a run; `trace` is its merged trace
+  std::shared_ptr<const CriticalPathAnalysis> critical_path;  // across ranks for a run
 };
 
 struct LoadOutcome {

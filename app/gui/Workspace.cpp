@@ -165,6 +165,7 @@ void Workspace::poll() {
     if (l.keep_view && l.trace == trace_) {
       analysis_ = l.analysis;
       timeline_.setAnalysis(analysis_);
+      timeline_.setCriticalPath(l.critical_path);
       continue;
     }
     run_ = l.run;
@@ -174,6 +175,7 @@ void Workspace::poll() {
     label_ = l.label;
     path_ = l.path;
     timeline_.setTrace(trace_, analysis_);
+    timeline_.setCriticalPath(l.critical_path);
     run_panels_.setRun(run_, timeline_);
     if (!path_.empty()) settings_.addRecentFile(path_);
   }
@@ -318,6 +320,7 @@ void Workspace::drawFrame(ScreenshotArea area) {
   if (ImGui::BeginTabBar("##details")) {
     run_panels_.drawTableTabs(th, timeline_);
     stats_.drawTableTabs(trace_.get(), analysis_.get(), th, timeline_);
+    critical_path_panel_.drawTab(trace_.get(), th, timeline_);
     ImGui::EndTabBar();
   }
   ImGui::EndChild();

@@ -23,6 +23,7 @@
 #include "app/gui/TraceLoader.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/trace/Trace.h"
+#include "ui/CriticalPathPanel.h"
 #include "ui/RunPanels.h"
 #include "ui/StatsPanel.h"
 #include "ui/Theme.h"
@@ -119,6 +120,7 @@ class Workspace {
   Settings settings_;
   ui::TimelineView timeline_;
   ui::StatsPanel stats_;
+  ui::CriticalPathPanel critical_path_panel_;
   ui::RunPanels run_panels_;
   TraceLoader loader_;
 

@@ -76,6 +76,35 @@ TEST(ScreenshotCommand, RooflineAreaDrawsTheKernelsUnderTheRoof) {
   EXPECT_NE(bad.exit_code, 0);
 }
 
+TEST(ScreenshotCommand, CriticalPathIsDrawnOnlyWhenAsked) {
+  auto dir = test::scratchDir("ScreenshotCommand.CriticalPath");
+  const std::string trace = test::fixture("mlp_eager.json.gz").string();
+  auto with = dir / "path.png", without = dir / "plain.png";
+  const std::vector<std::string> common = {"screenshot", "--trace", trace, "--area", "timeline", "--range",
+                                           "2.2ms:3.9ms", "--width", "900", "--height", "500"};
+  std::vector<std::string> args = common;
+  args.insert(args.end(), {"--out", with.string(), "--critical-path"});
+  auto r = runFuselab(args, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  args = common;
+  args.insert(args.end(), {"--out", without.string()});
+  ASSERT_EQ(runFuselab(args, dir).exit_code, 0);
+  // The dark theme's critical-path orange outlines the events of step 3's path.
+  auto pathPixels = [](const test::Image& img) {
+    size_t n = 0;
+    for (int y = 0; y < img.height; ++y)
+      for (int x = 0; x < img.width; ++x) {
+        const uint8_t* p = img.at(x, y);
+        n += p[0] == 255 && p[1] == 170 && p[2] == 40;
+      }
+    return n;
+  };
+  const test::Image img = readPng(with), plain = readPng(without);
+  ASSERT_EQ(img.width, 900);
+  EXPECT_GT(pathPixels(img), 1000u);
+  EXPECT_EQ(pathPixels(plain), 0u);
+}
+
 TEST(ScreenshotCommand, ScaleMultipliesThePixels) {
   auto dir = test::scratchDir("ScreenshotCommand.Scale");
   auto out = dir / "x2.png";

@@ -116,5 +116,20 @@ TEST_F(TimelineInteraction, AClickOnAStepInTheBandFitsIt) {
   EXPECT_FALSE(tl.selected()) << "a click on the band selects no event";
 }
 
+TEST_F(TimelineInteraction, TheCriticalPathFollowsTheStepInView) {
+  ui::TimelineView& tl = ws_->timeline();
+  ASSERT_TRUE(tl.criticalPath());
+  ASSERT_EQ(tl.criticalPath()->steps.size(), 3u);
+  tl.showCriticalPath(true);
+  ASSERT_TRUE(tl.fitStep(2));
+  frames(2);
+  const StepPath* step = tl.criticalPathInView();
+  ASSERT_TRUE(step);
+  EXPECT_EQ(step->name, ws_->analysis()->steps[2].name);
+  ASSERT_TRUE(tl.fitStep(0));
+  frames(2);
+  EXPECT_EQ(tl.criticalPathInView()->name, ws_->analysis()->steps[0].name);
+}
+
 }  // namespace
 }  // namespace fuselab
