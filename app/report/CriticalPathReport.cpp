@@ -5,6 +5,7 @@
 #include <string>
 
 #include "profiling/trace/DurationText.h"
+#include "ui/layout/EventNames.h"
 
 namespace fuselab {
 
@@ -14,9 +15,10 @@ std::string segmentName(const Trace& trace, const PathSegment& s) {
   return s.event ? std::string(trace.name(*s.event)) : std::string();
 }
 
-// The text's label: an annotation's own time is code outside recorded ops.
+// The text's label: short kernel names; an annotation's own time is code
+// outside recorded ops.
 std::string segmentLabel(const Trace& trace, const PathSegment& s) {
-  std::string name = segmentName(trace, s);
+  std::string name = s.event ? ui::shortEventName(trace.name(*s.event)) : std::string();
   if (s.event && trace.tracks[s.event->track].category[s.event->index] == Category::UserAnnotation)
     name += " (outside recorded ops)";
   return name;
@@ -73,7 +75,7 @@ void writeCriticalPathText(std::ostream& out, const Trace& trace, const Critical
     out << "\n";
   }
   for (const WhatIf& w : path.what_if)
-    out << "  what if " << rankPrefix(w.rank) << w.name << " (" << pathKindName(w.kind) << ", "
+    out << "  what if " << rankPrefix(w.rank) << ui::shortEventName(w.name) << " (" << pathKindName(w.kind) << ", "
         << formatDuration(w.on_path_ns) << " on the path) were 2x faster: steps " << signedPercent(w.change())
         << "\n";
 }

@@ -29,33 +29,71 @@ double WhatIf::change() const {
 
 namespace {
 
-// Step k: every rank's annotation k (one in a single trace).
+// Step k: every rank's annotation k (one in a single trace). Its work ends
+// when the last of them ends or when the last GPU op launched inside them
+// ends, whichever is later; it starts where the step before it ended (the
+// first step: at its annotations' start). So a step whose GPU runs behind
+// the CPU is measured by its GPU work, and the steps tile the run.
 struct StepGroup {
   std::string name;
-  std::vector<uint32_t> start_nodes;  // empty: the whole trace, from begin_ns
+  uint32_t first_start = 0;  // the earliest annotation start
   uint32_t end_node = 0;
+  bool whole_trace = false;  // no steps: from begin_ns to the last end
   int64_t begin_ns = 0;
 };
+
+// The GPU ops each annotation launched: the latest-ending one's end node
+// extends its group's end.
+void extendByGpuWork(const Trace& trace, const CriticalPathGraph& g, const std::vector<EventRef>& annotations,
+                     const std::vector<size_t>& group_of, std::vector<StepGroup>& groups) {
+  std::vector<std::vector<size_t>> on_track(trace.tracks.size());  // annotations by start, per track
+  for (size_t i = 0; i < annotations.size(); ++i) on_track[annotations[i].track].push_back(i);
+  for (const LaunchLink& link : trace.launches()) {
+    if (!link.launch || link.gpu_ops.empty()) continue;
+    const Track& t = trace.tracks[link.launch->track];
+    const int64_t at = t.start_ns[link.launch->index];
+    const auto& candidates = on_track[link.launch->track];
+    auto it = std::upper_bound(candidates.begin(), candidates.end(), at, [&](int64_t v, size_t i) {
+      return v < t.start_ns[annotations[i].index];
+    });
+    if (it == candidates.begin()) continue;
+    const size_t ann = *std::prev(it);
+    if (at > t.end_ns(annotations[ann].index)) continue;
+    StepGroup& group = groups[group_of[ann]];
+    for (EventRef op : link.gpu_ops) {
+      uint32_t s = 0, e = 0;
+      if (g.eventNodes(op, s, e) && g.observedNs(e) > g.observedNs(group.end_node)) group.end_node = e;
+    }
+  }
+}
 
 std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g) {
   // Keyed by (k, how many annotations k came before on the same rank): a
   // trace that repeats a step number has a step per repetition.
-  std::map<std::pair<int, int>, StepGroup> by_index;
+  std::map<std::pair<int, int>, size_t> index_of;
   std::map<std::pair<int, int>, int> seen;  // (rank, k) -> annotations so far
+  std::vector<StepGroup> groups;
+  std::vector<EventRef> annotations;
+  std::vector<size_t> group_of;
   for (EventRef r : findProfilerSteps(trace)) {
     uint32_t s = 0, e = 0;
     if (!g.eventNodes(r, s, e)) continue;
     const std::string_view name = trace.name(r);
     const int k = *profilerStepIndex(name);
-    StepGroup& group = by_index[{k, seen[{trace.tracks[r.track].rank, k}]++}];
-    if (group.start_nodes.empty() || g.observedNs(e) > g.observedNs(group.end_node)) group.end_node = e;
-    group.start_nodes.push_back(s);
-    group.name = std::string(name);
+    auto [it, added] = index_of.try_emplace({k, seen[{trace.tracks[r.track].rank, k}]++}, groups.size());
+    if (added) groups.push_back({std::string(name), s, e, false, 0});
+    StepGroup& group = groups[it->second];
+    if (g.observedNs(e) > g.observedNs(group.end_node)) group.end_node = e;
+    if (g.observedNs(s) < g.observedNs(group.first_start)) group.first_start = s;
+    annotations.push_back(r);
+    group_of.push_back(it->second);
   }
-  std::vector<StepGroup> groups;
-  for (auto& [k, group] : by_index) groups.push_back(std::move(group));
+  extendByGpuWork(trace, g, annotations, group_of, groups);
+  std::sort(groups.begin(), groups.end(), [&](const StepGroup& a, const StepGroup& b) {
+    return g.observedNs(a.first_start) < g.observedNs(b.first_start);
+  });
   if (groups.empty() && g.nodeCount() > 0) {
-    StepGroup whole{"whole trace", {}, 0, trace.beginNs()};
+    StepGroup whole{"whole trace", 0, 0, true, trace.beginNs()};
     for (uint32_t v = 1; v < g.nodeCount(); v += 2)
       if (g.observedNs(v) > g.observedNs(whole.end_node)) whole.end_node = v;
     groups.push_back(std::move(whole));
@@ -63,11 +101,12 @@ std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g
   return groups;
 }
 
-int64_t groupStart(const StepGroup& group, const std::vector<int64_t>& times) {
-  if (group.start_nodes.empty()) return group.begin_ns;
-  int64_t s = std::numeric_limits<int64_t>::max();
-  for (uint32_t v : group.start_nodes) s = std::min(s, times[v]);
-  return s;
+// Where step i starts on the schedule `times`.
+int64_t groupStart(const std::vector<StepGroup>& groups, size_t i, const std::vector<int64_t>& times) {
+  const StepGroup& group = groups[i];
+  if (group.whole_trace) return group.begin_ns;
+  if (i == 0) return times[group.first_start];
+  return std::min(times[groups[i - 1].end_node], times[group.end_node]);
 }
 
 PathSegment segmentOf(const Trace& trace, const CriticalPathGraph& g, const PathEdge& e) {
@@ -165,7 +204,7 @@ std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std:
 
 int64_t stepsTotal(const std::vector<StepGroup>& groups, const std::vector<int64_t>& t) {
   int64_t total = 0;
-  for (const StepGroup& g : groups) total += t[g.end_node] - groupStart(g, t);
+  for (size_t i = 0; i < groups.size(); ++i) total += t[groups[i].end_node] - groupStart(groups, i, t);
   return total;
 }
 
@@ -179,16 +218,16 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
   std::vector<int64_t> t;
   g.schedule({}, t);
   const std::vector<StepGroup> groups = stepGroups(trace, g);
-  for (const StepGroup& group : groups) {
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const StepGroup& group = groups[i];
     StepPath p;
     p.name = group.name;
-    p.start_ns = groupStart(group, t);
+    p.start_ns = groupStart(groups, i, t);
     p.wall_ns = t[group.end_node] - p.start_ns;
     p.segments = walkBack(trace, g, t, group.end_node, p.start_ns);
     addTotals(p);
     out.steps.push_back(std::move(p));
   }
-  std::sort(out.steps.begin(), out.steps.end(), [](const StepPath& a, const StepPath& b) { return a.start_ns < b.start_ns; });
 
   // Each what-if schedules the whole graph again: they run side by side.
   const int64_t before = stepsTotal(groups, t);

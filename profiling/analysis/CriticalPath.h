@@ -45,7 +45,7 @@ struct PathSegment {
 struct StepPath {
   std::string name;   // "ProfilerStep#3", or "whole trace" without steps
   int64_t start_ns = 0;
-  int64_t wall_ns = 0;  // = the sum of the segments' durations
+  int64_t wall_ns = 0;  // from the step before's end to this step's end; = the sum of the segments
   std::vector<PathSegment> segments;  // in time order
   std::array<int64_t, kPathKinds> by_kind{};
   std::vector<std::pair<int, int64_t>> by_rank;  // (rank, ns), by rank; one entry (-1) for a single trace
@@ -78,8 +78,11 @@ struct CriticalPathOptions {
 };
 
 // `trace` finalized. Steps are the ProfilerStep#k annotations; in a merged
-// run step k spans every rank's annotation k. Without steps: one path over
-// the whole trace.
+// run step k spans every rank's annotation k. A step's work ends when its
+// annotations end or when the last GPU op launched in them ends, whichever
+// is later, and starts where the step before it ended (the first: at its
+// annotations' start), so a step whose GPU runs behind its CPU is measured
+// by its GPU work. Without steps: one path over the whole trace.
 CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<CollectiveDependency>& collectives = {},
                                          const CriticalPathOptions& options = {});
 

@@ -96,6 +96,27 @@ TEST(CriticalPath, HalvingTheKernelsShortensTheStepByWhatTheyHeld) {
   EXPECT_NEAR(w.change(), -0.45, 1e-9);
 }
 
+TEST(CriticalPath, AStepWhoseGpuRunsBehindIsMeasuredByItsGpuWork) {
+  Trace t;  // no synchronize: the CPU launches both steps' kernels long before the GPU runs them
+  const uint32_t cpu = t.trackFor("1", "1"), gpu = t.trackFor("0", "7");
+  addEvent(t, cpu, "ProfilerStep#1", 0, 100, Category::UserAnnotation);
+  addEvent(t, cpu, "cudaLaunchKernel", 40, 5, Category::CudaRuntime, 1);
+  addEvent(t, gpu, "gemm", 50, 400, Category::Kernel, 1);
+  addEvent(t, cpu, "ProfilerStep#2", 110, 90, Category::UserAnnotation);
+  addEvent(t, cpu, "cudaLaunchKernel", 150, 5, Category::CudaRuntime, 2);
+  addEvent(t, gpu, "gemm", 450, 400, Category::Kernel, 2);
+  t.finalize();
+  const CriticalPathAnalysis cp = analyzeCriticalPath(t);
+  ASSERT_EQ(cp.steps.size(), 2u);
+  for (const StepPath& p : cp.steps) expectTiles(t, p);
+  EXPECT_EQ(cp.steps[0].start_ns, 0);
+  EXPECT_EQ(cp.steps[0].wall_ns, 450);  // until its kernel ended
+  EXPECT_EQ(kindNs(cp.steps[0], PathKind::Gpu), 400);
+  EXPECT_EQ(cp.steps[1].start_ns, 450);  // where step 1's work ended
+  EXPECT_EQ(cp.steps[1].wall_ns, 400);
+  EXPECT_EQ(kindNs(cp.steps[1], PathKind::Gpu), 400);
+}
+
 TEST(CriticalPath, AWaitOnAnotherStreamLinksTheStreams) {
   Trace t;
   const uint32_t cpu = t.trackFor("1", "1"), s7 = t.trackFor("0", "7"), s13 = t.trackFor("0", "13");
