@@ -15,9 +15,8 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
+#include "bench/TiledRun.h"
 #include "bench/TiledTrace.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/CriticalPath.h"
@@ -83,24 +82,8 @@ void Trace1M(benchmark::State& state) {
 }
 BENCHMARK(Trace1M)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
-std::vector<fs::path> rankFiles(int ranks) {
-  const fs::path fixture = fs::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz";
-  const nlohmann::json base = nlohmann::json::parse(bench::gunzipFile(fixture.string()));
-  std::vector<fs::path> paths;
-  for (int r = 0; r < ranks; ++r) {
-    nlohmann::json j = base;
-    j["distributedInfo"]["rank"] = r;
-    const double shift_us = (r * 37) % 600;  // each rank's clock a little off
-    for (auto& e : j["traceEvents"])
-      if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() + shift_us;
-    paths.push_back(tempDir().path / ("rank-" + std::to_string(r) + ".json"));
-    std::ofstream(paths.back()) << j.dump();
-  }
-  return paths;
-}
-
 void Run16(benchmark::State& state) {
-  const std::vector<fs::path> files = rankFiles(16);
+  const std::vector<fs::path> files = bench::writeTiledRun(tempDir().path, 16);
   double load_s = 0, analyze_s = 0, path_s = 0;
   size_t events = 0, collectives = 0;
   for (auto _ : state) {

@@ -8,15 +8,13 @@
 //   (the counter budget_share is the frame's share of 4 ms);
 // - LaneLayout64: laying out the merged trace's lanes by rank.
 #include <benchmark/benchmark.h>
-#include <zlib.h>
 
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
+#include "bench/TiledRun.h"
 #include "profiling/analysis/RunView.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "ui/layout/LaneLayout.h"
@@ -28,16 +26,6 @@ using namespace fuselab;
 namespace fs = std::filesystem;
 
 constexpr int kRanks = 64;
-
-std::string gunzip(const fs::path& p) {
-  gzFile f = gzopen(p.c_str(), "rb");
-  std::string out;
-  char buf[1 << 16];
-  int n;
-  while (f && (n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  if (f) gzclose(f);
-  return out;
-}
 
 // The 64 rank files, written once per process into a temporary folder
 // that is removed at exit.
@@ -52,21 +40,10 @@ struct RankFiles {
 
 const std::vector<fs::path>& rankFiles() {
   static const RankFiles files = [] {
-    const fs::path fixture = fs::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz";
-    const nlohmann::json base = nlohmann::json::parse(gunzip(fixture));
     const fs::path dir = fs::temp_directory_path() / ("fuselab-bench-run64-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
     RankFiles out;
     out.dir = dir;
-    for (int r = 0; r < kRanks; ++r) {
-      nlohmann::json j = base;
-      j["distributedInfo"]["rank"] = r;
-      const double shift_us = (r * 37) % 600;  // each rank's clock a little off
-      for (auto& e : j["traceEvents"])
-        if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() + shift_us;
-      out.paths.push_back(dir / ("rank-" + std::to_string(r) + ".json"));
-      std::ofstream(out.paths.back()) << j.dump();
-    }
+    out.paths = bench::writeTiledRun(dir, kRanks);
     return out;
   }();
   return files.paths;
