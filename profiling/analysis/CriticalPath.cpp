@@ -179,8 +179,9 @@ void addTotals(StepPath& p) {
   p.by_rank.assign(by_rank.begin(), by_rank.end());
 }
 
-// What to try halving: the ops with the most time on the paths (not the
-// annotations: their own time is code outside any recorded op).
+// What to try halving: the ops with the most time on the paths (an
+// annotation's own time is code outside recorded ops, e.g. a model's Python;
+// not the steps' own annotations).
 struct OpKey {
   int rank;
   PathKind kind;
@@ -192,7 +193,7 @@ std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std:
   std::map<OpKey, int64_t> on_path;
   for (const StepPath& p : steps)
     for (const PathSegment& s : p.segments)
-      if (s.event && trace.tracks[s.event->track].category[s.event->index] != Category::UserAnnotation &&
+      if (s.event && !profilerStepIndex(trace.name(*s.event)) &&
           (s.kind == PathKind::Cpu || s.kind == PathKind::Launch || s.kind == PathKind::Gpu ||
                       s.kind == PathKind::Collective))
         on_path[{s.rank, s.kind, trace.tracks[s.event->track].name_id[s.event->index]}] += s.dur_ns;
