@@ -2,7 +2,6 @@
 
 #include <imgui.h>
 
-#include <cmath>
 #include <string>
 
 #include "profiling/trace/DurationText.h"
@@ -108,8 +107,7 @@ void CriticalPathPanel::drawWhatIfs(const CriticalPathAnalysis& path) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(formatDuration(w.on_path_ns).c_str());
     ImGui::TableNextColumn();
-    const long pct = std::lround(w.change() * 100);
-    ImGui::Text("%s%ld%%", pct > 0 ? "+" : "", pct);
+    ImGui::TextUnformatted(formatSignedPercent(w.change()).c_str());
   }
   ImGui::EndTable();
 }

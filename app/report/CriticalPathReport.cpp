@@ -1,7 +1,6 @@
 #include "app/report/CriticalPathReport.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "profiling/trace/DurationText.h"
@@ -33,11 +32,6 @@ const StepPath& medianStep(const CriticalPathAnalysis& path) {
   std::nth_element(by_wall.begin(), by_wall.begin() + by_wall.size() / 2, by_wall.end(),
                    [](const StepPath* a, const StepPath* b) { return a->wall_ns < b->wall_ns; });
   return *by_wall[by_wall.size() / 2];
-}
-
-std::string signedPercent(double change) {
-  const long pct = std::lround(change * 100);
-  return (pct > 0 ? "+" : "") + std::to_string(pct) + "%";
 }
 
 }  // namespace
@@ -76,7 +70,7 @@ void writeCriticalPathText(std::ostream& out, const Trace& trace, const Critical
   }
   for (const WhatIf& w : path.what_if)
     out << "  what if " << rankPrefix(w.rank) << ui::shortEventName(w.name) << " (" << pathKindName(w.kind) << ", "
-        << formatDuration(w.on_path_ns) << " on the path) were 2x faster: steps " << signedPercent(w.change())
+        << formatDuration(w.on_path_ns) << " on the path) were 2x faster: steps " << formatSignedPercent(w.change())
         << "\n";
 }
 

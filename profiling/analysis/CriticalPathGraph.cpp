@@ -100,10 +100,8 @@ void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
     if (const LaunchLink* link = corr >= 0 ? trace.launchFor(corr) : nullptr; link && link->launch) {
       const EventRef l = *link->launch;
       const Track& lt = trace.tracks[l.track];
-      const uint32_t node = l.track < event_start_.size() && l.index < event_start_[l.track].size()
-                                ? event_start_[l.track][l.index]
-                                : kNone;
-      if (node != kNone && lt.start_ns[l.index] <= s)
+      uint32_t node = kNone, unused = kNone;
+      if (eventNodes(l, node, unused) && lt.start_ns[l.index] <= s)
         cands.push_back({node, lt.start_ns[l.index], std::min(lt.dur_ns[l.index], s - lt.start_ns[l.index]),
                          PathKind::Launch, l.track, static_cast<int32_t>(l.index)});
     }
@@ -163,8 +161,8 @@ void CriticalPathGraph::addBlockingCalls(const Trace& trace, const std::vector<u
         }
       } else if (const LaunchLink* link = t.correlation[i] >= 0 ? trace.launchFor(t.correlation[i]) : nullptr) {
         for (EventRef op : link->gpu_ops) {
-          const uint32_t end = event_end_[op.track].empty() ? kNone : event_end_[op.track][op.index];
-          if (end == kNone) continue;
+          uint32_t start = kNone, end = kNone;
+          if (!eventNodes(op, start, end)) continue;
           const int64_t op_end = observedNs(end);
           if (op_end > call_start && op_end <= call_end &&
               (waited < 0 || op_end > activities_[static_cast<size_t>(waited)].end_ns))

@@ -1,5 +1,6 @@
 #include "profiling/trace/DurationText.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -23,6 +24,11 @@ std::string formatPercent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
   return buf;
+}
+
+std::string formatSignedPercent(double change) {
+  const long pct = std::lround(change * 100);
+  return (pct > 0 ? "+" : "") + std::to_string(pct) + "%";
 }
 
 }  // namespace fuselab

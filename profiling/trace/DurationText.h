@@ -10,5 +10,7 @@ namespace fuselab {
 std::string formatDuration(int64_t ns);
 // 0.1234 -> "12.3%".
 std::string formatPercent(double fraction);
+// A change, rounded to a whole percent: -0.314 -> "-31%", 0.05 -> "+5%", 0 -> "0%".
+std::string formatSignedPercent(double change);
 
 }  // namespace fuselab
