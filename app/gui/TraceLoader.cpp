@@ -45,8 +45,12 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
       trace = std::make_shared<const Trace>(importChromeTrace(path, import));
     }
     auto analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
-    auto critical_path = std::make_shared<const CriticalPathAnalysis>(
-        run ? analyzeRunCriticalPath(run->analysis, run->merged) : analyzeCriticalPath(*trace));
+    // The path does not depend on the analysis options: a new analysis of
+    // the same trace (keep_view) keeps the one the window has.
+    std::shared_ptr<const CriticalPathAnalysis> critical_path;
+    if (!keep_view)
+      critical_path = std::make_shared<const CriticalPathAnalysis>(
+          run ? analyzeRunCriticalPath(run->analysis, run->merged) : analyzeCriticalPath(*trace));
     out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view, std::move(run),
                              std::move(critical_path)};
   } catch (const TraceImportCancelled& e) {

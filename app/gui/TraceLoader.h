@@ -26,7 +26,7 @@ struct LoadedTrace {
   std::string path;        // the file, empty for traces from memory
   bool keep_view = false;  // same trace, new analysis
   std::shared_ptr<const RunView> run;  // set for a run; `trace` is its merged trace
-  std::shared_ptr<const CriticalPathAnalysis> critical_path;  // across ranks for a run
+  std::shared_ptr<const CriticalPathAnalysis> critical_path;  // across ranks for a run; null with keep_view
 };
 
 struct LoadOutcome {

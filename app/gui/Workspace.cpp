@@ -164,8 +164,7 @@ void Workspace::poll() {
     LoadedTrace& l = *o.loaded;
     if (l.keep_view && l.trace == trace_) {
       analysis_ = l.analysis;
-      timeline_.setAnalysis(analysis_);
-      timeline_.setCriticalPath(l.critical_path);
+      timeline_.setAnalysis(analysis_);  // the critical path stays: it does not depend on the options
       continue;
     }
     run_ = l.run;

@@ -81,10 +81,13 @@ TEST(Workspace, NewGapThresholdReanalysesTheSameTrace) {
   ws.waitIdle();
   ASSERT_TRUE(ws.analysis());
   auto trace = ws.trace();
+  const CriticalPathAnalysis* path = ws.timeline().criticalPath();
+  ASSERT_TRUE(path);
   EXPECT_EQ(ws.analysis()->options.gap_threshold_ns, 30'000);
   ws.setGapThreshold(1'000'000);
   ws.waitIdle();
   EXPECT_EQ(ws.trace(), trace);
+  EXPECT_EQ(ws.timeline().criticalPath(), path) << "the path does not depend on the threshold: kept, not redone";
   EXPECT_EQ(ws.analysis()->options.gap_threshold_ns, 1'000'000);
   EXPECT_EQ(ws.settings().gap_threshold_ns, 1'000'000);
 }
