@@ -13,7 +13,7 @@
 #include "app/cli/Commands.h"
 #include "app/report/AnalysisReport.h"
 #include "app/report/CriticalPathReport.h"
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/AnalysisWithPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 namespace fuselab {
@@ -89,15 +89,14 @@ int runAnalyze(const AnalyzeArgs& args) {
   AnalysisOptions options;
   options.gap_threshold_ns = *threshold_ns;
   options.measured_ceilings = settings.measured_ceilings;
-  const TraceAnalysis analysis = analyzeTrace(trace, options);
-  const CriticalPathAnalysis critical = analyzeCriticalPath(trace);
+  const AnalysisWithPath result = analyzeTraceWithPath(trace, options);
   if (args.json) {
-    nlohmann::ordered_json j = analysisJson(trace, analysis);
-    j["critical_path"] = criticalPathJson(trace, critical, trace.beginNs());
+    nlohmann::ordered_json j = analysisJson(trace, result.analysis);
+    j["critical_path"] = criticalPathJson(trace, result.critical_path, trace.beginNs());
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << analysisText(trace, analysis) << "\n";
-    writeCriticalPathText(std::cout, trace, critical);
+    std::cout << analysisText(trace, result.analysis) << "\n";
+    writeCriticalPathText(std::cout, trace, result.critical_path);
   }
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "profiling/analysis/AnalysisWithPath.h"
 #include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/TracePaths.h"
@@ -44,13 +45,18 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
       import.progress = progress;
       trace = std::make_shared<const Trace>(importChromeTrace(path, import));
     }
-    auto analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
     // The path does not depend on the analysis options: a new analysis of
     // the same trace (keep_view) keeps the one the window has.
+    std::shared_ptr<const TraceAnalysis> analysis;
     std::shared_ptr<const CriticalPathAnalysis> critical_path;
-    if (!keep_view)
-      critical_path = std::make_shared<const CriticalPathAnalysis>(
-          run ? analyzeRunCriticalPath(run->analysis, run->merged) : analyzeCriticalPath(*trace));
+    if (keep_view) {
+      analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
+    } else {
+      AnalysisWithPath both = analyzeTraceWithPath(
+          *trace, options, run ? collectiveDependencies(run->analysis, run->merged) : std::vector<CollectiveDependency>{});
+      analysis = std::make_shared<const TraceAnalysis>(std::move(both.analysis));
+      critical_path = std::make_shared<const CriticalPathAnalysis>(std::move(both.critical_path));
+    }
     out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view, std::move(run),
                              std::move(critical_path)};
   } catch (const TraceImportCancelled& e) {

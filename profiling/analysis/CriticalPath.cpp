@@ -8,6 +8,7 @@
 
 #include "profiling/analysis/AnalysisSteps.h"
 #include "profiling/analysis/CriticalPathGraph.h"
+#include "profiling/analysis/NameFlags.h"
 
 namespace fuselab {
 
@@ -101,6 +102,23 @@ std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g
   return groups;
 }
 
+// f(i) for i in [0, n), on up to as many threads as there are cores (each
+// thread takes every k-th i, so long and short items mix).
+template <typename F>
+void forEachInParallel(size_t n, F&& f) {
+  const size_t workers = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  if (workers <= 1) {
+    for (size_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < workers; ++w)
+    threads.emplace_back([&, w] {
+      for (size_t i = w; i < n; i += workers) f(i);
+    });
+  for (std::thread& th : threads) th.join();
+}
+
 // Where step i starts on the schedule `times`.
 int64_t groupStart(const std::vector<StepGroup>& groups, size_t i, const std::vector<int64_t>& times) {
   const StepGroup& group = groups[i];
@@ -190,13 +208,18 @@ struct OpKey {
 };
 
 std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std::vector<StepPath>& steps, size_t n) {
+  const std::vector<uint8_t> is_step = nameFlags(trace.strings, [](std::string_view name) {
+    return profilerStepIndex(name).has_value();
+  });
   std::map<OpKey, int64_t> on_path;
   for (const StepPath& p : steps)
-    for (const PathSegment& s : p.segments)
-      if (s.event && !profilerStepIndex(trace.name(*s.event)) &&
-          (s.kind == PathKind::Cpu || s.kind == PathKind::Launch || s.kind == PathKind::Gpu ||
-                      s.kind == PathKind::Collective))
-        on_path[{s.rank, s.kind, trace.tracks[s.event->track].name_id[s.event->index]}] += s.dur_ns;
+    for (const PathSegment& s : p.segments) {
+      if (!s.event || (s.kind != PathKind::Cpu && s.kind != PathKind::Launch && s.kind != PathKind::Gpu &&
+                       s.kind != PathKind::Collective))
+        continue;
+      const uint32_t name_id = trace.tracks[s.event->track].name_id[s.event->index];
+      if (!is_step[name_id]) on_path[{s.rank, s.kind, name_id}] += s.dur_ns;
+    }
   std::vector<std::pair<OpKey, int64_t>> ops(on_path.begin(), on_path.end());
   std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   if (ops.size() > n) ops.resize(n);
@@ -219,22 +242,23 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
   std::vector<int64_t> t;
   g.schedule({}, t);
   const std::vector<StepGroup> groups = stepGroups(trace, g);
-  for (size_t i = 0; i < groups.size(); ++i) {
+  // The steps' walks read the schedule only: they run side by side.
+  out.steps.resize(groups.size());
+  forEachInParallel(groups.size(), [&](size_t i) {
     const StepGroup& group = groups[i];
-    StepPath p;
+    StepPath& p = out.steps[i];
     p.name = group.name;
     p.start_ns = groupStart(groups, i, t);
     p.wall_ns = t[group.end_node] - p.start_ns;
     p.segments = walkBack(trace, g, t, group.end_node, p.start_ns);
     addTotals(p);
-    out.steps.push_back(std::move(p));
-  }
+  });
 
-  // Each what-if schedules the whole graph again: they run side by side.
+  // Each what-if schedules the whole graph again: they run side by side too.
   const int64_t before = stepsTotal(groups, t);
   const auto ops = longestOps(trace, out.steps, options.what_if_ops);
   out.what_if.resize(ops.size());
-  auto tryOp = [&](size_t i) {
+  forEachInParallel(ops.size(), [&](size_t i) {
     const auto& [key, ns] = ops[i];
     std::vector<uint8_t> halved(g.activities().size(), 0);
     for (size_t a = 0; a < halved.size(); ++a) {
@@ -247,13 +271,7 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
     g.schedule(halved, faster);
     out.what_if[i] = {std::string(trace.strings.get(key.name_id)), key.kind, key.rank, ns, before,
                       stepsTotal(groups, faster)};
-  };
-  const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
-  for (size_t first = 0; first < ops.size(); first += workers) {
-    std::vector<std::thread> batch;
-    for (size_t i = first; i < std::min(ops.size(), first + workers); ++i) batch.emplace_back(tryOp, i);
-    for (std::thread& th : batch) th.join();
-  }
+  });
   return out;
 }
 

@@ -45,11 +45,6 @@ CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<Colle
   finish();
 }
 
-int64_t CriticalPathGraph::observedNs(uint32_t node) const {
-  const PathActivity& a = activities_[activityOf(node)];
-  return node % 2 ? a.end_ns : a.start_ns;
-}
-
 bool CriticalPathGraph::eventNodes(EventRef e, uint32_t& start, uint32_t& end) const {
   if (e.track >= event_start_.size() || e.index >= event_start_[e.track].size()) return false;
   start = event_start_[e.track][e.index];

@@ -48,7 +48,10 @@ class CriticalPathGraph {
   static uint32_t endNode(size_t activity) { return static_cast<uint32_t>(2 * activity + 1); }
   static size_t activityOf(uint32_t node) { return node / 2; }
   size_t nodeCount() const { return 2 * activities_.size(); }
-  int64_t observedNs(uint32_t node) const;
+  int64_t observedNs(uint32_t node) const {
+    const PathActivity& a = activities_[activityOf(node)];
+    return node % 2 ? a.end_ns : a.start_ns;
+  }
 
   const std::vector<PathActivity>& activities() const { return activities_; }
   // Calls f(const PathEdge&) for each edge into `node`: the activity's own
