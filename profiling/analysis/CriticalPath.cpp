@@ -8,7 +8,6 @@
 
 #include "profiling/analysis/AnalysisSteps.h"
 #include "profiling/analysis/CriticalPathGraph.h"
-#include "profiling/analysis/NameFlags.h"
 
 namespace fuselab {
 
@@ -197,20 +196,29 @@ void addTotals(StepPath& p) {
   p.by_rank.assign(by_rank.begin(), by_rank.end());
 }
 
-// What to try halving: the ops with the most time on the paths (an
-// annotation's own time is code outside recorded ops, e.g. a model's Python;
-// not the steps' own annotations).
+// What to try halving: the ops with the most time on the paths. An
+// annotation's own time is code outside recorded ops (e.g. a model's Python);
+// the steps' own annotations (ProfilerStep#k, a name per step) count as one
+// op, kStepsOwnTime.
+constexpr uint32_t kStepsOwnTime = std::numeric_limits<uint32_t>::max();
+constexpr std::string_view kStepsOwnTimeName = "ProfilerStep#* own time";
+
 struct OpKey {
   int rank;
   PathKind kind;
-  uint32_t name_id;
+  uint32_t name_id;  // or kStepsOwnTime
   auto operator<=>(const OpKey&) const = default;
 };
 
-std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std::vector<StepPath>& steps, size_t n) {
-  const std::vector<uint8_t> is_step = nameFlags(trace.strings, [](std::string_view name) {
-    return profilerStepIndex(name).has_value();
-  });
+// Each name's key in OpKey: the steps' annotations share one.
+std::vector<uint32_t> opNameKeys(const Trace& trace) {
+  std::vector<uint32_t> keys(trace.strings.size());
+  for (uint32_t id = 0; id < keys.size(); ++id) keys[id] = profilerStepIndex(trace.strings.get(id)) ? kStepsOwnTime : id;
+  return keys;
+}
+
+std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std::vector<uint32_t>& name_keys,
+                                                  const std::vector<StepPath>& steps, size_t n) {
   std::map<OpKey, int64_t> on_path;
   for (const StepPath& p : steps)
     for (const PathSegment& s : p.segments) {
@@ -218,7 +226,7 @@ std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std:
                        s.kind != PathKind::Collective))
         continue;
       const uint32_t name_id = trace.tracks[s.event->track].name_id[s.event->index];
-      if (!is_step[name_id]) on_path[{s.rank, s.kind, name_id}] += s.dur_ns;
+      on_path[{s.rank, s.kind, name_keys[name_id]}] += s.dur_ns;
     }
   std::vector<std::pair<OpKey, int64_t>> ops(on_path.begin(), on_path.end());
   std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -256,7 +264,8 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
 
   // Each what-if schedules the whole graph again: they run side by side too.
   const int64_t before = stepsTotal(groups, t);
-  const auto ops = longestOps(trace, out.steps, options.what_if_ops);
+  const std::vector<uint32_t> name_keys = opNameKeys(trace);
+  const auto ops = longestOps(trace, name_keys, out.steps, options.what_if_ops);
   out.what_if.resize(ops.size());
   forEachInParallel(ops.size(), [&](size_t i) {
     const auto& [key, ns] = ops[i];
@@ -265,12 +274,12 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
       const PathActivity& act = g.activities()[a];
       const Track& track = trace.tracks[act.track];
       halved[a] = act.event >= 0 && act.kind == key.kind && track.rank == key.rank &&
-                  track.name_id[static_cast<size_t>(act.event)] == key.name_id;
+                  name_keys[track.name_id[static_cast<size_t>(act.event)]] == key.name_id;
     }
     std::vector<int64_t> faster;
     g.schedule(halved, faster);
-    out.what_if[i] = {std::string(trace.strings.get(key.name_id)), key.kind, key.rank, ns, before,
-                      stepsTotal(groups, faster)};
+    const std::string name(key.name_id == kStepsOwnTime ? kStepsOwnTimeName : trace.strings.get(key.name_id));
+    out.what_if[i] = {name, key.kind, key.rank, ns, before, stepsTotal(groups, faster)};
   });
   return out;
 }

@@ -53,7 +53,7 @@ struct StepPath {
 
 // Halving one op's own time: the steps' total before and after.
 struct WhatIf {
-  std::string name;
+  std::string name;  // the op's; "ProfilerStep#* own time": the steps' annotations' own time, all steps'
   PathKind kind = PathKind::Cpu;
   int rank = -1;
   int64_t on_path_ns = 0;       // its time on the steps' paths

@@ -30,18 +30,21 @@ struct Candidate {
 
 CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<CollectiveDependency>& collectives) {
   event_start_.resize(trace.tracks.size());
+  track_slices_.resize(trace.tracks.size());
   event_end_.resize(trace.tracks.size());
   const size_t events = trace.eventCount();
   activities_.reserve(2 * events);
   edges_.reserve(events);
   const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
+  const std::vector<uint8_t> is_cpu_collective = nameFlags(trace.strings, isCpuCollectiveName);
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
-    if (trace.tracks[ti].kind == TrackKind::Cpu) addCpuSlices(trace, ti, is_sync);
+    if (trace.tracks[ti].kind == TrackKind::Cpu) addCpuSlices(trace, ti, is_sync, is_cpu_collective);
     if (trace.tracks[ti].kind == TrackKind::Gpu) addGpuOps(trace, ti);
   }
   addGpuStartDependencies(trace);
   addBlockingCalls(trace, is_sync);
   addCollectives(collectives);
+  addCpuCollectiveThreads(trace);
   finish();
 }
 
@@ -255,7 +258,13 @@ void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector
     } else if (in_begin_[v] == in_begin_[v + 1]) {
       continue;  // nothing before it: as observed
     }
-    for (uint32_t k = in_begin_[v]; k < in_begin_[v + 1]; ++k) t = std::max(t, times[edges_[k].from] + edges_[k].lag_ns);
+    // A faster collective also moves data faster once its last rank arrived.
+    const bool faster_collective = v % 2 && !halved.empty() && halved[a];
+    for (uint32_t k = in_begin_[v]; k < in_begin_[v + 1]; ++k) {
+      const PathEdge& e = edges_[k];
+      const int64_t lag = faster_collective && e.kind == PathKind::Collective ? e.lag_ns / 2 : e.lag_ns;
+      t = std::max(t, times[e.from] + lag);
+    }
     times[v] = t;
   }
 }

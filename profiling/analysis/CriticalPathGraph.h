@@ -4,7 +4,8 @@
 // start and the end of each activity. Edges carry a time: an activity's own
 // duration (start -> end), or the lag of a dependency (launch -> GPU op,
 // stream order, a wait on another stream, a synchronize returning after the
-// GPU op it waited for, a collective ending after its last rank arrived).
+// GPU op it waited for, a collective ending after its last rank arrived, a
+// CPU collective's worker thread and the thread that enqueued and awaited it).
 //
 // The lags are those observed where a dependency set the later time (the
 // "binding" one) and the least possible elsewhere, so scheduling the graph
@@ -78,11 +79,15 @@ class CriticalPathGraph {
   void schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const;
 
  private:
-  void addCpuSlices(const Trace& trace, uint32_t track, const std::vector<uint8_t>& is_sync);
+  // is_sync, is_cpu_collective: per name id.
+  void addCpuSlices(const Trace& trace, uint32_t track, const std::vector<uint8_t>& is_sync,
+                    const std::vector<uint8_t>& is_cpu_collective);
   void addGpuOps(const Trace& trace, uint32_t track);
   void addGpuStartDependencies(const Trace& trace);
   void addBlockingCalls(const Trace& trace, const std::vector<uint8_t>& is_sync);
   void addCollectives(const std::vector<CollectiveDependency>& collectives);
+  void addCpuCollectiveThreads(const Trace& trace);
+  size_t sliceAt(uint32_t track, int64_t time) const;  // the CPU slice of `track` running at `time`, or SIZE_MAX
   void addEndDependency(uint32_t from, size_t activity, PathKind kind, uint32_t track, int32_t event);
   void finish();
 
@@ -92,6 +97,8 @@ class CriticalPathGraph {
   std::vector<PathEdge> edges_;
   std::vector<uint32_t> in_begin_;
   std::vector<uint32_t> order_;  // topological
+  // Per CPU track: its slices, [first, last) of activities_.
+  std::vector<std::pair<size_t, size_t>> track_slices_;
   // Per track, per event: its start and end node (UINT32_MAX: none).
   std::vector<std::vector<uint32_t>> event_start_, event_end_;
 };

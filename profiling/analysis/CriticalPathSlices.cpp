@@ -12,8 +12,9 @@ namespace {
 
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
-PathKind cpuKind(const Trace& trace, const Track& t, size_t i, const std::vector<uint8_t>& is_sync) {
-  if (!isLaunchCall(t.category[i])) return PathKind::Cpu;
+PathKind cpuKind(const Trace& trace, const Track& t, size_t i, const std::vector<uint8_t>& is_sync,
+                 const std::vector<uint8_t>& is_cpu_collective) {
+  if (!isLaunchCall(t.category[i])) return is_cpu_collective[t.name_id[i]] ? PathKind::Collective : PathKind::Cpu;
   if (is_sync[t.name_id[i]]) return PathKind::Wait;
   const LaunchLink* link = t.correlation[i] >= 0 ? trace.launchFor(t.correlation[i]) : nullptr;
   return link && !link->gpu_ops.empty() ? PathKind::Launch : PathKind::Cpu;
@@ -21,7 +22,8 @@ PathKind cpuKind(const Trace& trace, const Track& t, size_t i, const std::vector
 
 }  // namespace
 
-void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std::vector<uint8_t>& is_sync) {
+void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std::vector<uint8_t>& is_sync,
+                                     const std::vector<uint8_t>& is_cpu_collective) {
   const Track& t = trace.tracks[ti];
   std::vector<uint32_t>& starts = event_start_[ti];
   std::vector<uint32_t>& ends = event_end_[ti];
@@ -37,7 +39,7 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std:
   auto emit = [&](int64_t end, int32_t event) {
     if (end <= pos) return;
     const size_t a = activities_.size();
-    const PathKind kind = event >= 0 ? cpuKind(trace, t, static_cast<size_t>(event), is_sync) : PathKind::Idle;
+    const PathKind kind = event >= 0 ? cpuKind(trace, t, static_cast<size_t>(event), is_sync, is_cpu_collective) : PathKind::Idle;
     activities_.push_back({ti, event, kind, false, pos, end, end - pos});
     for (uint32_t e : waiting_start) starts[e] = startNode(a);
     for (uint32_t e : waiting_end) ends[e] = startNode(a);
@@ -64,6 +66,7 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std:
     open.push_back(i);
   }
   closeUntil(std::numeric_limits<int64_t>::max());
+  track_slices_[ti] = {first, activities_.size()};
   if (activities_.size() == first) return;  // only zero-length events: no time on this thread
   const uint32_t last_end = endNode(activities_.size() - 1);
   for (uint32_t e : waiting_start) starts[e] = last_end;

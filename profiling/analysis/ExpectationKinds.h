@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/CriticalPath.h"
 #include "profiling/analysis/Expectations.h"
 #include "profiling/trace/Trace.h"
 
@@ -194,5 +195,11 @@ ExpectationResult kernelLaunchedVia(const Context& c, const Expectation& e);
 ExpectationResult kernelDurationSpread(const Context& c, const Expectation& e);
 ExpectationResult kernelTimeShare(const Context& c, const Expectation& e);
 ExpectationResult finalSyncGpuShare(const Context& c, const Expectation& e);
+
+// ExpectationsCriticalPath.cpp: what the steps' critical path went through,
+// for a trace or a merged run (`path` of `trace`). `evidence_from_trace`:
+// whether its events are the caller's (a run's merged trace's are not).
+ExpectationResult criticalPathShare(const Trace& trace, const CriticalPathAnalysis& path, const Expectation& e,
+                                    bool evidence_from_trace = true);
 
 }  // namespace fuselab::expectation_kinds

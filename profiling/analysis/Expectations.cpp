@@ -42,6 +42,7 @@ constexpr KindName kKindNames[] = {
     {ExpectationKind::KernelTimeShare, "kernel_time_share"},
     {ExpectationKind::FinalSyncGpuShare, "final_sync_gpu_share"},
     {ExpectationKind::ObserverEffect, "observer_effect"},
+    {ExpectationKind::CriticalPathShare, "critical_path_share"},
     {ExpectationKind::LateRankEveryStep, "late_rank_every_step"},
     {ExpectationKind::CollectivesPerStep, "collectives_per_step"},
 };
@@ -236,6 +237,7 @@ ExpectationResult evaluate(const Context& c, const Expectation& e) {
     case ExpectationKind::KernelTimeShare: return kernelTimeShare(c, e);
     case ExpectationKind::FinalSyncGpuShare: return finalSyncGpuShare(c, e);
     case ExpectationKind::ObserverEffect: return observerEffect(c, e);
+    case ExpectationKind::CriticalPathShare: return criticalPathShare(c.trace, analyzeCriticalPath(c.trace), e);
     case ExpectationKind::LateRankEveryStep:
     case ExpectationKind::CollectivesPerStep:
       return unavailable("This expectation is about a run: the traces of every rank of a distributed job (a folder "

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/CriticalPath.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
@@ -43,6 +44,7 @@ enum class ExpectationKind : uint8_t {
   KernelTimeShare,          // share of kernel time taken by kernels matching `pattern` within min/max
   FinalSyncGpuShare,        // share of the last synchronize call during which the GPU works, within min/max
   ObserverEffect,           // profiled / unprofiled time per step (the capture's own cost) within min/max
+  CriticalPathShare,        // share of the steps' critical path in `path` kinds (on `rank`, given one) within min/max
   // Run kinds (ExpectationsRun.h): a run of several ranks; a single trace cannot check them.
   LateRankEveryStep,        // `rank` arrived last at every collective of the run
   CollectivesPerStep,       // min/max collectives per recorded step, on every rank
@@ -77,7 +79,8 @@ struct Expectation {
   CountPer per = CountPer::Step;
   GpuOpFilter category = GpuOpFilter::Kernel;
   StepMeasure measure = StepMeasure::Wall;
-  int rank = 0;  // run kinds: the rank they are about
+  std::optional<int> rank;     // run kinds: the rank they are about (required by late_rank_every_step)
+  std::vector<PathKind> path;  // critical_path_share: the kinds of time counted
 };
 
 enum class ExpectationStatus : uint8_t {

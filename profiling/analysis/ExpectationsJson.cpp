@@ -31,6 +31,7 @@ ExpectationKeys expectationKeys(ExpectationKind kind) {
     case ExpectationKind::KernelTimeShare: return {{"pattern", "range"}, {}};
     case ExpectationKind::FinalSyncGpuShare:
     case ExpectationKind::ObserverEffect: return {{"range"}, {}};
+    case ExpectationKind::CriticalPathShare: return {{"path", "range"}, {"rank", "steps"}};
     case ExpectationKind::LateRankEveryStep: return {{"rank"}, {}};
     case ExpectationKind::CollectivesPerStep: return {{"range"}, {}};
   }
@@ -42,7 +43,8 @@ namespace {
 // Shares are fractions 0..1; counts, ratios and spreads (which may exceed
 // 100%) are only non-negative.
 bool boundsAreShares(ExpectationKind k) {
-  return k == ExpectationKind::KernelTimeShare || k == ExpectationKind::FinalSyncGpuShare;
+  return k == ExpectationKind::KernelTimeShare || k == ExpectationKind::FinalSyncGpuShare ||
+         k == ExpectationKind::CriticalPathShare;
 }
 
 class Parser {
@@ -124,6 +126,12 @@ class Parser {
 std::optional<VerdictKind> parseVerdict(std::string_view s) {
   for (VerdictKind k : {VerdictKind::OverheadBound, VerdictKind::ComputeBound, VerdictKind::Mixed, VerdictKind::NoGpuWork})
     if (verdictName(k) == s) return k;
+  return std::nullopt;
+}
+
+std::optional<PathKind> parsePathKind(std::string_view s) {
+  for (size_t i = 0; i < kPathKinds; ++i)
+    if (pathKindName(static_cast<PathKind>(i)) == s) return static_cast<PathKind>(i);
   return std::nullopt;
 }
 
@@ -231,6 +239,13 @@ Expectation parseExpectation(const nlohmann::json& j, const std::string& where) 
     const double r = p.number("rank");
     if (r < 0 || r > 1e6 || r != static_cast<double>(static_cast<int>(r))) p.fail("rank", "expected a rank: an integer >= 0");
     e.rank = static_cast<int>(r);
+  }
+  if (p.has("path")) {
+    for (const std::string& s : p.strings("path")) {
+      auto k = parsePathKind(s);
+      if (!k) p.fail("path", "unknown kind of time '" + s + "' (choose cpu, launch, gpu, wait, idle, collective)");
+      e.path.push_back(*k);
+    }
   }
   if (p.has("steps"))
     e.steps = p.choice<StepSelection>("steps", {{"all", StepSelection::All}, {"after_first", StepSelection::AfterFirst}});

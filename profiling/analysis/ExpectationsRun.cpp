@@ -7,6 +7,7 @@
 #include <string>
 
 #include "profiling/analysis/ExpectationKinds.h"
+#include "profiling/analysis/RunCriticalPath.h"
 
 namespace fuselab {
 namespace {
@@ -35,16 +36,16 @@ ExpectationResult lateRankEveryStep(const Run& run, const RunAnalysis& a, const 
   int64_t wait_ns = 0;
   for (const CollectiveStats& c : a.collectives) {
     ++by_rank[c.late_rank];
-    if (c.late_rank == e.rank && c.wait_ns > 0) ++late, wait_ns += c.wait_ns;
+    if (c.late_rank == *e.rank && c.wait_ns > 0) ++late, wait_ns += c.wait_ns;
   }
   ExpectationResult r = decided(late == a.collectives.size());
   r.value = double(late);
-  r.measured = "rank " + std::to_string(e.rank) + " late at " + std::to_string(late) + " of " +
+  r.measured = "rank " + std::to_string(*e.rank) + " late at " + std::to_string(late) + " of " +
                std::to_string(a.collectives.size()) + " collectives";
   std::string others;
   for (const auto& [rank, n] : by_rank)
     others += (others.empty() ? "" : ", ") + ("rank " + std::to_string(rank) + ": " + std::to_string(n));
-  r.explanation = "The last rank to arrive at each collective (" + others + "). Rank " + std::to_string(e.rank) +
+  r.explanation = "The last rank to arrive at each collective (" + others + "). Rank " + std::to_string(*e.rank) +
                   "'s late arrivals made the others wait " + std::to_string(wait_ns / 1000) + " us in all.";
   return r;
 }
@@ -77,8 +78,17 @@ std::vector<ExpectationResult> evaluateRunExpectations(const Run& run, const Run
                                                        const std::vector<Expectation>& expectations) {
   std::vector<ExpectationResult> out;
   std::optional<TraceAnalysis> first;
+  std::optional<MergedRun> merged;
+  std::optional<CriticalPathAnalysis> path;
   for (const Expectation& e : expectations) {
-    if (e.kind == ExpectationKind::LateRankEveryStep) {
+    if (e.kind == ExpectationKind::CriticalPathShare && !run.ranks.empty()) {
+      // The run's path crosses ranks: over the merged trace, with collectives.
+      if (!path) {
+        merged = mergeRun(run, analysis.alignment.offsets_ns);
+        path = analyzeRunCriticalPath(analysis, *merged);
+      }
+      out.push_back(expectation_kinds::criticalPathShare(merged->trace, *path, e, false));
+    } else if (e.kind == ExpectationKind::LateRankEveryStep) {
       out.push_back(lateRankEveryStep(run, analysis, e));
     } else if (e.kind == ExpectationKind::CollectivesPerStep) {
       out.push_back(collectivesPerStep(run, analysis, e));

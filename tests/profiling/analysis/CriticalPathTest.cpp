@@ -117,6 +117,24 @@ TEST(CriticalPath, AStepWhoseGpuRunsBehindIsMeasuredByItsGpuWork) {
   EXPECT_EQ(kindNs(cp.steps[1], PathKind::Gpu), 400);
 }
 
+TEST(CriticalPath, TheStepsOwnTimeIsOneWhatIfForEveryStep) {
+  Trace t;  // two steps of 100 ns, each 80 ns in no recorded op (a model's Python, a sleep)
+  const uint32_t cpu = t.trackFor("1", "1");
+  for (int k = 0; k < 2; ++k) {
+    addEvent(t, cpu, "ProfilerStep#" + std::to_string(k + 1), 100 * k, 100, Category::UserAnnotation);
+    addEvent(t, cpu, "aten::add", 100 * k + 80, 20, Category::CpuOp);
+  }
+  t.finalize();
+  const CriticalPathAnalysis cp = analyzeCriticalPath(t);
+  ASSERT_FALSE(cp.what_if.empty());
+  const WhatIf& w = cp.what_if[0];
+  EXPECT_EQ(w.name, "ProfilerStep#* own time");
+  EXPECT_EQ(w.kind, PathKind::Cpu);
+  EXPECT_EQ(w.on_path_ns, 160);
+  EXPECT_EQ(w.steps_ns_before, 200);
+  EXPECT_EQ(w.steps_ns_after, 120);  // 40 + 20 per step
+}
+
 TEST(CriticalPath, AWaitOnAnotherStreamLinksTheStreams) {
   Trace t;
   const uint32_t cpu = t.trackFor("1", "1"), s7 = t.trackFor("0", "7"), s13 = t.trackFor("0", "13");

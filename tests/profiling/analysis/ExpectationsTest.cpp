@@ -15,7 +15,9 @@
 #include "profiling/analysis/ExpectationsJson.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/ObserverEffect.h"
+#include "tests/support/AddEvent.h"
 #include "tests/support/FixtureJson.h"
+#include "tests/support/PresetExpectations.h"
 #include "tests/support/SyntheticTrace.h"
 #include "tests/support/TestPaths.h"
 
@@ -24,22 +26,7 @@ namespace {
 
 nlohmann::json readGzipJson(const std::filesystem::path& path) { return nlohmann::json::parse(test::gunzipFile(path)); }
 
-// The expectations of assets/tutorial/stepNN_*.json.
-std::vector<Expectation> presetExpectations(int step) {
-  const std::filesystem::path dir = std::filesystem::path(FUSELAB_SOURCE_DIR) / "assets" / "tutorial";
-  char prefix[16];
-  std::snprintf(prefix, sizeof prefix, "step%02d_", step);
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().filename().string().rfind(prefix, 0) != 0) continue;
-    std::ifstream in(entry.path());
-    const nlohmann::json doc = nlohmann::json::parse(in);
-    std::vector<Expectation> out;
-    for (size_t i = 0; i < doc.at("expectations").size(); ++i)
-      out.push_back(parseExpectation(doc["expectations"][i], entry.path().filename().string()));
-    return out;
-  }
-  throw std::runtime_error(std::string("no preset file ") + prefix + "*.json");
-}
+using test::presetExpectations;
 
 // Kernels per ProfilerStep#k in the raw file: kernels whose launch call (by
 // correlation) starts inside the step.
@@ -319,6 +306,35 @@ TEST(ExpectationsSynthetic, ObserverEffectReadsTheCapturesOwnFigure) {
   EXPECT_EQ(evaluate(t, e).status, ExpectationStatus::NotMet);
 }
 
+TEST(ExpectationsSynthetic, CriticalPathShareCountsTheChosenKindsOfTime) {
+  Trace t;  // CPU-bound: the path is aten::linear (80), its launch (10) and the step's own tail (10)
+  const uint32_t cpu = t.trackFor("1", "1"), gpu = t.trackFor("0", "7");
+  test::addEvent(t, cpu, "ProfilerStep#1", 0, 100, Category::UserAnnotation);
+  test::addEvent(t, cpu, "aten::linear", 0, 90, Category::CpuOp);
+  test::addEvent(t, cpu, "cudaLaunchKernel", 10, 10, Category::CudaRuntime, 1);
+  test::addEvent(t, gpu, "gemm", 25, 5, Category::Kernel, 1);
+  t.finalize();
+  Expectation cpu_side = make(ExpectationKind::CriticalPathShare);
+  cpu_side.path = {PathKind::Cpu, PathKind::Launch};
+  cpu_side.min = 0.9;
+  ExpectationResult r = evaluate(t, cpu_side);
+  EXPECT_EQ(r.status, ExpectationStatus::Met) << r.explanation;
+  EXPECT_DOUBLE_EQ(*r.value, 1.0);
+  EXPECT_EQ(r.measured, "cpu + launch: 100.0% of the path");
+  ASSERT_FALSE(r.evidence.empty());
+  EXPECT_EQ(t.name(r.evidence[0]), "aten::linear");  // the longest segment first
+  cpu_side.path = {PathKind::Launch};
+  r = evaluate(t, cpu_side);
+  EXPECT_EQ(r.status, ExpectationStatus::NotMet);
+  EXPECT_DOUBLE_EQ(*r.value, 0.1);
+  Expectation gpu_side = make(ExpectationKind::CriticalPathShare);
+  gpu_side.path = {PathKind::Gpu};
+  gpu_side.max = 0.0;
+  EXPECT_EQ(evaluate(t, gpu_side).status, ExpectationStatus::Met);
+  gpu_side.rank = 1;  // a rank of a run, asked of one process's trace
+  EXPECT_EQ(evaluate(t, gpu_side).status, ExpectationStatus::Unavailable);
+}
+
 TEST(ExpectationsText, ShortKernelNamesKeepWhatTellsKernelsApart) {
   EXPECT_EQ(shortKernelName("void at::native::vectorized_elementwise_kernel<8, at::native::BinaryFunctor<c10::BFloat16, "
                             "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
@@ -359,6 +375,12 @@ TEST(ExpectationsJson, ParsesEveryKindsParameters) {
   const Expectation v = parseExpectation(
       nlohmann::json::parse(R"({"kind": "verdict_is", "verdict": ["mixed", "compute_bound"], "text": "t"})"), "x");
   EXPECT_EQ(v.verdicts, (std::vector<VerdictKind>{VerdictKind::Mixed, VerdictKind::ComputeBound}));
+  const Expectation path = parseExpectation(
+      nlohmann::json::parse(
+          R"({"kind": "critical_path_share", "path": ["cpu", "launch"], "rank": 1, "max": 0.5, "text": "t"})"),
+      "x");
+  EXPECT_EQ(path.path, (std::vector<PathKind>{PathKind::Cpu, PathKind::Launch}));
+  EXPECT_EQ(path.rank, 1);
   for (ExpectationKind k : allExpectationKinds()) EXPECT_EQ(parseExpectationKind(expectationKindName(k)), k);
 }
 
@@ -386,6 +408,12 @@ TEST(ExpectationsJson, ErrorsNameTheFieldAndTheProblem) {
             std::string::npos);
   EXPECT_NE(parseError(R"({"kind": "kernel_time_share", "pattern": "x", "min": 70, "text": "t"})")
                 .find("is a share"),
+            std::string::npos);
+  EXPECT_NE(parseError(R"({"kind": "critical_path_share", "path": ["cpu", "kernel"], "min": 0.5, "text": "t"})")
+                .find("expectations[0].path: unknown kind of time 'kernel' (choose cpu, launch, gpu, wait, idle, "
+                      "collective)"),
+            std::string::npos);
+  EXPECT_NE(parseError(R"({"kind": "critical_path_share", "path": "gpu", "min": 80, "text": "t"})").find("is a share"),
             std::string::npos);
 }
 

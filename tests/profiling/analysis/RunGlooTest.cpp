@@ -8,8 +8,11 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "profiling/analysis/ExpectationsRun.h"
 #include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/trace/RunLoader.h"
+#include "tests/support/PresetExpectations.h"
 #include "tests/support/RunPython.h"
 #include "tests/support/TestPaths.h"
 
@@ -129,6 +132,47 @@ TEST_F(GlooRun, CollectiveEndsUndoAClockFiftyMillisecondsOffEitherWay) {
     EXPECT_LE(a.alignment.residual_skew_ns, skew) << sub;
     EXPECT_EQ(a.stragglers.at(0).rank, 1) << sub;
   }
+}
+
+// Tutorial step 17 on a genuine run: each step's critical path runs through
+// the late rank's sleep (its step's own time, outside recorded ops), not
+// through rank 0's long all-reduce; and halving that time predicts what a
+// run with the delay halved measures.
+TEST_F(GlooRun, ThePathRunsThroughTheLateRankAndPredictsAHalvedDelay) {
+  const fuselab::Run run = load("run");
+  const RunAnalysis a = analyzeRun(run);
+  const std::vector<Expectation> step17 = test::presetExpectations(17);
+  const std::vector<ExpectationResult> results = evaluateRunExpectations(run, a, step17);
+  for (size_t i = 0; i < results.size(); ++i)
+    EXPECT_TRUE(results[i].met()) << step17[i].text << ": " << results[i].measured << "\n" << results[i].explanation;
+
+  const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
+  const CriticalPathAnalysis cp = analyzeRunCriticalPath(a, merged);
+  const WhatIf* sleep = nullptr;
+  for (const WhatIf& w : cp.what_if)
+    if (w.rank == 1 && w.name == "ProfilerStep#* own time") sleep = &w;
+  ASSERT_TRUE(sleep) << "rank 1's own step time is among the what-ifs";
+  EXPECT_EQ(&cp.what_if.front(), sleep) << "and it buys the most";
+  const int64_t predicted_gain = sleep->steps_ns_before - sleep->steps_ns_after;
+  EXPECT_GE(predicted_gain, kDelayNs * int64_t(cp.steps.size()) / 2 * 9 / 10);
+
+  // The same run with rank 1 sleeping half as long.
+  const std::filesystem::path half_dir = test::scratchDir("GlooRunHalf-" + std::to_string(::getpid()));
+  const test::PythonResult half = test::runPython(
+      "tests/profiling/analysis/make_gloo_run.py",
+      {half_dir.string(), "--delay-ms", std::to_string(kDelayNs / 2'000'000), "--shift-ms", "0"}, true);
+  ASSERT_EQ(half.exit_code, 0) << half.output;
+  const fuselab::Run half_run = loadRun(traceFilesIn(half_dir / "run"));
+  const RunAnalysis half_a = analyzeRun(half_run);
+  const CriticalPathAnalysis half_cp = analyzeRunCriticalPath(half_a, mergeRun(half_run, half_a.alignment.offsets_ns));
+  std::filesystem::remove(test::scratchDir(half_dir.filename().string()));
+  ASSERT_EQ(half_cp.steps.size(), cp.steps.size());
+  int64_t measured = 0;
+  for (const StepPath& p : half_cp.steps) measured += p.wall_ns;
+  const int64_t measured_gain = sleep->steps_ns_before - measured;
+  // Two runs of two processes each: their own ops vary by some milliseconds.
+  EXPECT_NEAR(double(measured_gain), double(predicted_gain), 0.2 * double(predicted_gain))
+      << "predicted " << sleep->steps_ns_before << " -> " << sleep->steps_ns_after << " ns, measured " << measured;
 }
 
 }  // namespace
