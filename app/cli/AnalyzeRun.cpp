@@ -34,9 +34,14 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
   }
   // Skipped files are named on stderr too, so --json's stdout stays JSON alone.
   for (const std::string& w : run.warnings) std::cerr << "fuselab analyze: warning: " << w << "\n";
-  const RunAnalysis analysis = analyzeRun(run, options);
-  const MergedRun merged = mergeRun(run, analysis.alignment.offsets_ns);
-  const CriticalPathAnalysis path = analyzeRunCriticalPath(analysis, merged);
+  // The merge and the path need the aligned collectives only: they run
+  // beside the per-rank figures.
+  MergedRun merged;
+  CriticalPathAnalysis path;
+  const RunAnalysis analysis = analyzeRun(run, options, [&](const RunAnalysis& aligned) {
+    merged = mergeRun(run, aligned.alignment.offsets_ns);
+    path = analyzeRunCriticalPath(aligned, merged);
+  });
   if (json) {
     nlohmann::ordered_json j = runJson(run, analysis);
     j["critical_path"] = criticalPathJson(merged.trace, path, merged.trace.beginNs());

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <thread>
 #include <tuple>
 
 #include "profiling/analysis/AnalysisSteps.h"
 #include "profiling/analysis/CriticalPathGraph.h"
+#include "profiling/analysis/ParallelFor.h"
 
 namespace fuselab {
 
@@ -99,23 +99,6 @@ std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g
     groups.push_back(std::move(whole));
   }
   return groups;
-}
-
-// f(i) for i in [0, n), on up to as many threads as there are cores (each
-// thread takes every k-th i, so long and short items mix).
-template <typename F>
-void forEachInParallel(size_t n, F&& f) {
-  const size_t workers = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
-  if (workers <= 1) {
-    for (size_t i = 0; i < n; ++i) f(i);
-    return;
-  }
-  std::vector<std::thread> threads;
-  for (size_t w = 0; w < workers; ++w)
-    threads.emplace_back([&, w] {
-      for (size_t i = w; i < n; i += workers) f(i);
-    });
-  for (std::thread& th : threads) th.join();
 }
 
 // Where step i starts on the schedule `times`.
@@ -252,7 +235,7 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
   const std::vector<StepGroup> groups = stepGroups(trace, g);
   // The steps' walks read the schedule only: they run side by side.
   out.steps.resize(groups.size());
-  forEachInParallel(groups.size(), [&](size_t i) {
+  parallelFor(groups.size(), [&](size_t i) {
     const StepGroup& group = groups[i];
     StepPath& p = out.steps[i];
     p.name = group.name;
@@ -267,7 +250,7 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
   const std::vector<uint32_t> name_keys = opNameKeys(trace);
   const auto ops = longestOps(trace, name_keys, out.steps, options.what_if_ops);
   out.what_if.resize(ops.size());
-  forEachInParallel(ops.size(), [&](size_t i) {
+  parallelFor(ops.size(), [&](size_t i) {
     const auto& [key, ns] = ops[i];
     std::vector<uint8_t> halved(g.activities().size(), 0);
     for (size_t a = 0; a < halved.size(); ++a) {

@@ -1,6 +1,9 @@
 #include "profiling/analysis/RunAnalysis.h"
 
+#include <future>
+
 #include "profiling/analysis/Intervals.h"
+#include "profiling/analysis/ParallelFor.h"
 #include "profiling/analysis/RunGroupKeys.h"
 
 namespace fuselab {
@@ -14,12 +17,15 @@ int64_t unionNs(const std::vector<CollectiveEvent>& events) {
   return unionLengthNs(std::move(spans));
 }
 
-// The alignment and everything that follows from it; a.ranks already hold
-// each rank's trace figures.
-void alignAndSummarize(const Run& run, RunAnalysis& a, std::optional<AlignMethod> align) {
+// The alignment and the collectives' figures on it.
+void align(const Run& run, RunAnalysis& a, std::optional<AlignMethod> method) {
   a.matched = a.matched_unaligned;
-  a.alignment = alignRun(run, a.collectives_per_rank, a.matched, align);
+  a.alignment = alignRun(run, a.collectives_per_rank, a.matched, method);
   a.collectives = collectiveStats(run, a.collectives_per_rank, a.matched, a.alignment);
+}
+
+// What follows from the alignment and each rank's trace figures (a.ranks).
+void summarize(RunAnalysis& a) {
   for (RankStats& s : a.ranks) {
     s.wait_ns = 0;
     s.late_count = 0;
@@ -30,37 +36,48 @@ void alignAndSummarize(const Run& run, RunAnalysis& a, std::optional<AlignMethod
   a.verdict = decideRunVerdict(a.ranks, a.collectives, a.stragglers);
 }
 
+RankStats rankStats(const RankTrace& r, const std::vector<CollectiveEvent>& collectives, const AnalysisOptions& options) {
+  const TraceAnalysis t = analyzeTrace(r.trace, options);
+  RankStats s;
+  s.rank = r.rank;
+  s.file = r.file;
+  s.kernels = t.kernel_count;
+  s.utilization = t.utilization;
+  s.idle = t.idle;
+  s.time = rankTimeBreakdown(r.trace);
+  s.collectives = collectives.size();
+  s.comm_ns = unionNs(collectives);
+  s.overlap_fraction = commComputeOverlap(r.trace, collectives);
+  return s;
+}
+
 }  // namespace
 
-RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
+RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) { return analyzeRun(run, options, {}); }
+
+RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options,
+                       const std::function<void(const RunAnalysis& aligned)>& beside) {
   RunAnalysis a;
   a.collectives_per_rank.reserve(run.ranks.size());
   for (const RankTrace& r : run.ranks) a.collectives_per_rank.push_back(findCollectives(r.trace));
   keyUnnamedGroups(run, a.collectives_per_rank);
   a.matched_unaligned = matchCollectives(a.collectives_per_rank);
-
-  a.ranks.reserve(run.ranks.size());
-  for (size_t i = 0; i < run.ranks.size(); ++i) {
-    const RankTrace& r = run.ranks[i];
-    const TraceAnalysis t = analyzeTrace(r.trace, options.trace);
-    RankStats s;
-    s.rank = r.rank;
-    s.file = r.file;
-    s.kernels = t.kernel_count;
-    s.utilization = t.utilization;
-    s.idle = t.idle;
-    s.time = rankTimeBreakdown(r.trace);
-    s.collectives = a.collectives_per_rank[i].size();
-    s.comm_ns = unionNs(a.collectives_per_rank[i]);
-    s.overlap_fraction = commComputeOverlap(r.trace, a.collectives_per_rank[i]);
-    a.ranks.push_back(std::move(s));
-  }
-  alignAndSummarize(run, a, options.align);
+  align(run, a, options.align);
+  std::future<void> side;
+  if (beside) side = std::async(std::launch::async, [&beside, aligned = a] { beside(aligned); });
+  // Each rank's trace figures, side by side (the ranks are independent).
+  a.ranks.resize(run.ranks.size());
+  parallelFor(run.ranks.size(), [&](size_t i) {
+    a.ranks[i] = rankStats(run.ranks[i], a.collectives_per_rank[i], options.trace);
+  });
+  if (side.valid()) side.get();
+  summarize(a);
   return a;
 }
 
-RunAnalysis realignRun(const Run& run, RunAnalysis analysis, std::optional<AlignMethod> align) {
-  alignAndSummarize(run, analysis, align);
+RunAnalysis realignRun(const Run& run, RunAnalysis analysis, std::optional<AlignMethod> method) {
+  align(run, analysis, method);
+  summarize(analysis);
   return analysis;
 }
 

@@ -5,6 +5,7 @@
 // RunCollectives.h, RunLateRank.h, RunRanks.h, RankTimeBreakdown.h, RunVerdict.h.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -31,6 +32,14 @@ struct RunAnalysis {
 };
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options = {});
+
+// The same, with `beside` run on a thread of its own next to the per-rank
+// figures (each rank's trace analysis, the slowest part), as soon as the
+// collectives are matched and aligned: it gets a copy of the analysis with
+// collectives_per_rank, matched, alignment and collectives set (what a merge
+// and the run's critical path need), ranks and what follows not yet.
+RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options,
+                       const std::function<void(const RunAnalysis& aligned)>& beside);
 
 // `analysis` (of `run`) on another clock alignment: keeps what does not
 // depend on it (each rank's collectives, their matching, the per-rank trace

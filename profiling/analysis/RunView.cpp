@@ -4,8 +4,9 @@ namespace fuselab {
 
 RunView makeRunView(std::shared_ptr<const Run> run, const RunAnalysisOptions& options) {
   RunView v;
-  v.analysis = analyzeRun(*run, options);
-  v.merged = mergeRun(*run, v.analysis.alignment.offsets_ns);
+  // The merge needs the alignment only: beside the per-rank figures.
+  v.analysis = analyzeRun(*run, options,
+                          [&](const RunAnalysis& aligned) { v.merged = mergeRun(*run, aligned.alignment.offsets_ns); });
   v.run = std::move(run);
   return v;
 }
