@@ -133,9 +133,15 @@ void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
 }
 
 // A CPU call that returned only after GPU work finished: a synchronize (the
-// latest GPU op that ended while it ran) or a call whose own GPU op ended
-// before it returned (a blocking copy).
+// latest GPU op that ended while it ran) or a copy whose own GPU op ended
+// before it returned (a blocking copy: cudaMemcpy, or cudaMemcpyAsync to
+// pageable memory). Not a kernel launch or an async memset: their GPU op may
+// finish before the call returns without the call waiting for it.
 void CriticalPathGraph::addBlockingCalls(const Trace& trace, const std::vector<uint8_t>& is_sync) {
+  const std::vector<uint8_t> is_copy = nameFlags(trace.strings, [](std::string_view name) {
+    return name.find("Memcpy") != std::string_view::npos ||
+           (name.find("Memset") != std::string_view::npos && !name.ends_with("Async"));
+  });
   std::vector<std::pair<int64_t, size_t>> gpu_by_end;
   for (size_t a = 0; a < activities_.size(); ++a)
     if (trace.tracks[activities_[a].track].kind == TrackKind::Gpu) gpu_by_end.emplace_back(activities_[a].end_ns, a);
@@ -157,7 +163,9 @@ void CriticalPathGraph::addBlockingCalls(const Trace& trace, const std::vector<u
           waited = static_cast<int64_t>(it->second);
           break;
         }
-      } else if (const LaunchLink* link = t.correlation[i] >= 0 ? trace.launchFor(t.correlation[i]) : nullptr) {
+      } else if (const LaunchLink* link = is_copy[t.name_id[i]] && t.correlation[i] >= 0
+                                              ? trace.launchFor(t.correlation[i])
+                                              : nullptr) {
         for (EventRef op : link->gpu_ops) {
           uint32_t start = kNone, end = kNone;
           if (!eventNodes(op, start, end)) continue;

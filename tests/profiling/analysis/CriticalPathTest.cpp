@@ -135,6 +135,29 @@ TEST(CriticalPath, TheStepsOwnTimeIsOneWhatIfForEveryStep) {
   EXPECT_EQ(w.steps_ns_after, 120);  // 40 + 20 per step
 }
 
+TEST(CriticalPath, ABlockingCopyWaitsForItsCopyALaunchDoesNotForItsKernel) {
+  Trace t;
+  const uint32_t cpu = t.trackFor("1", "1"), gpu = t.trackFor("0", "7");
+  addEvent(t, cpu, "ProfilerStep#1", 0, 200, Category::UserAnnotation);
+  // A tiny kernel done before its launch call returned: the call did not wait.
+  addEvent(t, cpu, "cudaLaunchKernel", 10, 20, Category::CudaRuntime, 1);
+  addEvent(t, gpu, "tiny", 15, 2, Category::Kernel, 1);
+  // A copy to the host: the call returns after the copy.
+  addEvent(t, cpu, "cudaMemcpyAsync", 50, 100, Category::CudaRuntime, 2);
+  addEvent(t, gpu, "Memcpy DtoH (Device -> Pageable)", 60, 80, Category::Memcpy, 2);
+  t.finalize();
+  const CriticalPathAnalysis cp = analyzeCriticalPath(t);
+  ASSERT_EQ(cp.steps.size(), 1u);
+  const StepPath& p = cp.steps[0];
+  expectTiles(t, p);
+  EXPECT_FALSE(segmentNamed(t, p, "tiny"));
+  const PathSegment* copy = segmentNamed(t, p, "Memcpy DtoH (Device -> Pageable)");
+  ASSERT_TRUE(copy);
+  EXPECT_EQ(copy->kind, PathKind::Gpu);
+  EXPECT_EQ(copy->dur_ns, 80);
+  EXPECT_EQ(kindNs(p, PathKind::Wait), 10);  // the call returning 10 ns after its copy
+}
+
 TEST(CriticalPath, AWaitOnAnotherStreamLinksTheStreams) {
   Trace t;
   const uint32_t cpu = t.trackFor("1", "1"), s7 = t.trackFor("0", "7"), s13 = t.trackFor("0", "13");
