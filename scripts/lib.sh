@@ -5,6 +5,7 @@ TORCH_VERSION=2.11.0
 GLAD2_VERSION=2.0.8
 HTA_VERSION=0.5.0
 PSUTIL_VERSION=7.2.2
+PANDAS_VERSION=2.2.3
 
 say() { printf '[fuselab] %s\n' "$*"; }
 
@@ -14,6 +15,9 @@ say() { printf '[fuselab] %s\n' "$*"; }
 # names the folder of the build that filled the cache).
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+# The precompiled headers (scripts/cmake/FuselabPch.cmake): without these
+# ccache compiles every file that uses one instead of caching it.
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
 
 # Configures (once) and builds. Usage: build_fuselab [DIR [CMAKE_ARGS...]];
 # DIR defaults to $BUILD_DIR, the arguments go to the first configure.
@@ -28,6 +32,15 @@ build_fuselab() {
       -DFUSELAB_PYTHON="$VENV/bin/python" "$@"
   fi
   cmake --build "$dir" -j "$(nproc)"
+}
+
+# The sanitizer build (scripts/test, scripts/fuzz): the viewer alone (no
+# LibTorch, CUDA or CUPTI) with clang, AddressSanitizer + UndefinedBehavior-
+# Sanitizer and libFuzzer's coverage hooks; its importer fuzz target too.
+SANITIZE_DIR="${FUSELAB_SANITIZE_DIR:-$ROOT/build-sanitize}"
+build_sanitized() {
+  CC=clang CXX=clang++ build_fuselab "$SANITIZE_DIR" -DFUSELAB_VIEWER_ONLY=ON \
+    -DFUSELAB_SANITIZE=ON -DFUSELAB_BENCH=OFF
 }
 
 # Runs ctest in DIR, under Xvfb where there is no display (the GUI tests).
