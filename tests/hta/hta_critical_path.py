@@ -5,18 +5,16 @@ beside it: per ProfilerStep#k, the correlation ids of the GPU ops on HTA's
 path, the path's length (the sum of its edges) and its time by HTA's
 bound_by classes, in us.
 
-HTA_DISABLE_NS_ROUNDING=1, as in hta_crosscheck.py: nanosecond timestamps
-as recorded.
+Settings as in hta_trace.py.
 
 Exit codes: 0 ok, 2 bad arguments or unreadable trace, 3 HTA not importable.
 """
 import argparse
 import contextlib
 import json
-import os
 import sys
 
-os.environ["HTA_DISABLE_NS_ROUNDING"] = "1"
+from hta_trace import open_trace
 
 
 def main() -> int:
@@ -24,22 +22,13 @@ def main() -> int:
     parser.add_argument("trace", help="Kineto/Chrome trace file (.json or .json.gz)")
     args = parser.parse_args()
 
-    try:
-        from hta.trace_analysis import TraceAnalysis
-    except Exception as e:  # ImportError, or a broken dependency of HTA
-        print(f"hta_critical_path: cannot import hta: {e}", file=sys.stderr)
-        return 3
-
-    path = os.path.abspath(args.trace)
-    if not os.path.isfile(path):
-        print(f"hta_critical_path: no such file: {path}", file=sys.stderr)
-        return 2
+    analysis, code = open_trace("hta_critical_path", args.trace)
+    if analysis is None:
+        return code
 
     steps = []
     # HTA prints progress on stdout; keep stdout for the JSON result.
     with contextlib.redirect_stdout(sys.stderr):
-        analysis = TraceAnalysis(trace_files={0: path}, trace_dir=os.path.dirname(path),
-                                 include_last_profiler_step=True)
         trace_df = analysis.t.get_trace(0)
         symbols = analysis.t.symbol_table.get_sym_table()
         names = sorted({symbols[i] for i in trace_df["name"].unique() if symbols[i].startswith("ProfilerStep#")},

@@ -4,21 +4,16 @@ JSON on stdout, so fuselab's tests can compare their own figures with it:
 kernel counts per name, GPU op counts per category, and HTA's idle time
 breakdown (host wait / kernel wait / other) per stream and in total, in us.
 
-Settings (so both sides measure the same thing):
-- HTA_DISABLE_NS_ROUNDING=1: HTA otherwise rounds nanosecond timestamps to
-  whole microseconds (ts up, end down), which moves every short gap by up to 2 us.
-- include_last_profiler_step=True: HTA otherwise drops the GPU work of the last
-  ProfilerStep; fuselab analyses all captured steps.
+Settings as in hta_trace.py, so both sides measure the same thing.
 
 Exit codes: 0 ok, 2 bad arguments or unreadable trace, 3 HTA not importable.
 """
 import argparse
 import contextlib
 import json
-import os
 import sys
 
-os.environ["HTA_DISABLE_NS_ROUNDING"] = "1"
+from hta_trace import open_trace
 
 GPU_OP_CATEGORIES = ("kernel", "gpu_memcpy", "gpu_memset")
 
@@ -30,23 +25,12 @@ def main() -> int:
                         help="HTA consecutive_kernel_delay (kernel-wait threshold) in us")
     args = parser.parse_args()
 
-    try:
-        import hta  # noqa: F401
-        from hta.trace_analysis import TraceAnalysis
-    except Exception as e:  # ImportError, or a broken dependency of HTA
-        print(f"hta_crosscheck: cannot import hta: {e}", file=sys.stderr)
-        return 3
-
-    path = os.path.abspath(args.trace)
-    if not os.path.isfile(path):
-        print(f"hta_crosscheck: no such file: {path}", file=sys.stderr)
-        return 2
+    analysis, code = open_trace("hta_crosscheck", args.trace)
+    if analysis is None:
+        return code
 
     # HTA prints progress on stdout; keep stdout for the JSON result.
     with contextlib.redirect_stdout(sys.stderr):
-        # A single-rank trace needs no "distributedInfo": HTA defaults to rank 0.
-        analysis = TraceAnalysis(trace_files={0: path}, trace_dir=os.path.dirname(path),
-                                 include_last_profiler_step=True)
         idle_df, _ = analysis.get_idle_time_breakdown(consecutive_kernel_delay=args.threshold_us,
                                                       visualize=False)
         trace_df = analysis.t.get_trace(0)

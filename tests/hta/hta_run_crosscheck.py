@@ -12,7 +12,7 @@ one trace per rank), as JSON on stdout, for fuselab's run cross-check:
   (HTA's straggler pass only looks for names starting with "ncclKernel"),
   or the error HTA raises there.
 
-Settings as in hta_crosscheck.py: HTA_DISABLE_NS_ROUNDING=1 and
+Settings as in hta_trace.py: HTA_DISABLE_NS_ROUNDING=1 and
 include_last_profiler_step=True, so both sides see the same events.
 
 Exit codes: 0 ok, 2 bad arguments, 3 HTA not importable.
