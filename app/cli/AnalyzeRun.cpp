@@ -6,8 +6,6 @@
 #include "app/report/CriticalPathReport.h"
 #include "app/report/RunReport.h"
 #include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/analysis/RunView.h"
-#include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/RunLoader.h"
 #include "profiling/trace/TracePaths.h"
 
@@ -15,12 +13,6 @@ namespace fuselab {
 
 bool isRunArgument(const std::vector<std::string>& paths) {
   return pathsNameRun(std::vector<std::filesystem::path>(paths.begin(), paths.end()));
-}
-
-Trace readTraceOrRun(const std::string& path) {
-  if (!pathNamesRun(path)) return importChromeTrace(path);
-  RunView view = openRunView({std::filesystem::path(path)});
-  return std::move(view.merged.trace);
 }
 
 int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const RunAnalysisOptions& options) {

@@ -13,11 +13,6 @@ namespace fuselab {
 // True when `paths` name a run rather than one trace file: several paths, or a folder.
 bool isRunArgument(const std::vector<std::string>& paths);
 
-// A trace file as it is, or a folder's run merged into one trace on the
-// aligned axis (for commands that compare or show traces). Throws with a
-// message naming the file at fault.
-Trace readTraceOrRun(const std::string& path);
-
 // Loads the run, analyses it and prints the report; returns the exit code.
 // Errors go to stderr, naming the file at fault.
 int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const RunAnalysisOptions& options);

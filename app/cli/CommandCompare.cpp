@@ -13,12 +13,12 @@
 #include <iostream>
 #include <memory>
 
-#include "app/cli/AnalyzeRun.h"
 #include "app/capture/CompareRepeats.h"
 #include "app/cli/Commands.h"
 #include "app/report/CompareReport.h"
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/TraceCompare.h"
+#include "profiling/analysis/TraceOrRun.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 #ifdef FUSELAB_HAVE_GUI
@@ -43,7 +43,7 @@ struct CompareArgs {
 };
 
 struct LoadedSide {
-  std::vector<std::shared_ptr<Trace>> traces;
+  std::vector<std::shared_ptr<const Trace>> traces;
   std::vector<std::shared_ptr<TraceAnalysis>> analyses;
   std::vector<CompareInput> inputs() const {
     std::vector<CompareInput> in;
@@ -55,7 +55,7 @@ struct LoadedSide {
 bool load(const std::vector<std::string>& paths, LoadedSide& side) {
   for (const std::string& path : paths) {
     try {
-      side.traces.push_back(std::make_shared<Trace>(readTraceOrRun(path)));  // a folder: its ranks merged
+      side.traces.push_back(openTraceOrRun({std::filesystem::path(path)}).trace);  // a folder: its ranks merged
     } catch (const std::exception& e) {
       std::cerr << "fuselab compare: cannot read " << path << ": " << e.what() << "\n";
       return false;

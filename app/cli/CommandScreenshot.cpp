@@ -10,8 +10,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/TimeRangeArg.h"
-#include "profiling/trace/ChromeTraceImport.h"
-#include "profiling/trace/TracePaths.h"
+#include "profiling/analysis/TraceOrRun.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/GlfwWindow.h"
@@ -58,17 +57,16 @@ int runScreenshot(const ScreenshotArgs& a) {
   }
   std::shared_ptr<const Trace> trace;
   std::string label;
-  if (pathNamesRun(a.trace)) {  // a run: its ranks, merged on the aligned axis
+  if (!a.trace.empty()) {  // a trace, or a run: its ranks, merged on the aligned axis
     try {
-      o.run = std::make_shared<const RunView>(openRunView({std::filesystem::path(a.trace)}));
-    } catch (const std::exception& e) {  // RunLoadError names the file
+      OpenedTraceOrRun opened = openTraceOrRun({std::filesystem::path(a.trace)});
+      if (opened.run)
+        o.run = std::move(opened.run);
+      else
+        trace = std::move(opened.trace);
+    } catch (const RunLoadError& e) {  // names the file
       std::cerr << "fuselab screenshot: " << e.what() << "\n";
       return 1;
-    }
-    label = std::filesystem::path(a.trace).filename().string();
-  } else if (!a.trace.empty()) {
-    try {
-      trace = std::make_shared<const Trace>(importChromeTrace(a.trace));
     } catch (const std::exception& e) {  // TraceImportError says what and where
       std::cerr << "fuselab screenshot: cannot read " << a.trace << ": " << e.what() << "\n";
       return 1;

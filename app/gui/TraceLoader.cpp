@@ -7,6 +7,7 @@
 
 #include "profiling/analysis/AnalysisWithPath.h"
 #include "profiling/analysis/RunCriticalPath.h"
+#include "profiling/analysis/TraceOrRun.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/TracePaths.h"
 
@@ -27,23 +28,19 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
       trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
       run = std::move(view);
     }
-    if (!trace && (!run_paths.empty() || pathNamesRun(path))) {
+    if (!trace && (!run_paths.empty() || !path.empty())) {
       std::vector<std::filesystem::path> files(run_paths.begin(), run_paths.end());
       if (files.empty()) files.push_back(path);
-      RunAnalysisOptions run_options;
-      run_options.trace = options;
-      auto view = std::make_shared<const RunView>(openRunView(files, run_options));
-      trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
-      run = std::move(view);
-    }
-    if (!path.empty() && !trace) {
-      if (!std::filesystem::is_regular_file(path, ec)) {
-        out.error = path + ": no such file";
+      if (!pathsNameRun(files) && !std::filesystem::is_regular_file(files.front(), ec)) {
+        out.error = files.front().string() + ": no such file";
         return out;
       }
-      ChromeImportOptions import;
-      import.progress = progress;
-      trace = std::make_shared<const Trace>(importChromeTrace(path, import));
+      OpenOptions open;
+      open.run.trace = options;
+      open.import.progress = progress;
+      OpenedTraceOrRun opened = openTraceOrRun(files, open);
+      trace = std::move(opened.trace);
+      run = std::move(opened.run);
     }
     // The path does not depend on the analysis options: a new analysis of
     // the same trace (keep_view) keeps the one the window has.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 #include "app/AssetPaths.h"
 #include "app/capture/CaptureModule.h"
@@ -14,7 +15,7 @@
 #include "profiling/analysis/Expectations.h"
 #include "profiling/analysis/ExpectationsRun.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
-#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/analysis/TraceOrRun.h"
 
 namespace fuselab {
 
@@ -282,7 +283,7 @@ void TutorialPanels::drawCompare(const ui::Theme& th) {
     compare_future_side_a_ = false;
     compare_b_runs_ = 0;
     compare_b_ = std::async(std::launch::async, [path] {
-      auto trace = std::make_shared<const Trace>(importChromeTrace(path));
+      std::shared_ptr<const Trace> trace = openTraceOrRun({std::filesystem::path(path)}).trace;  // a folder: merged
       return std::make_pair(std::shared_ptr<const Trace>(trace), std::shared_ptr<const TraceAnalysis>(
                                                                      std::make_shared<TraceAnalysis>(analyzeTrace(*trace))));
     });
