@@ -14,6 +14,9 @@ function(fuselab_precompile target group)
   if(NOT FUSELAB_PCH)
     return()
   endif()
+  # clang writes the headers' times into a PCH: every fresh build dir would
+  # then make a new one, and ccache miss every file that uses it.
+  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:Clang>:SHELL:-Xclang -fno-pch-timestamp>)
   get_property(first GLOBAL PROPERTY FUSELAB_PCH_${group})
   if(first)
     target_precompile_headers(${target} REUSE_FROM ${first})
