@@ -54,7 +54,11 @@ struct Builder {
     error = std::string(name) + ": " + std::move(why);
     return false;
   }
-  const std::vector<int64_t>& dims(size_t i) const { return in.inputs[i].dims; }
+  // Input i's dims; none for an input the op was not recorded with.
+  const std::vector<int64_t>& dims(size_t i) const {
+    static const std::vector<int64_t> kNone;
+    return i < in.inputs.size() ? in.inputs[i].dims : kNone;
+  }
   bool rank(size_t i, size_t r) {
     if (i >= in.inputs.size() || dims(i).size() != r)
       return fail("input " + std::to_string(i) + " is not " + std::to_string(r) + "-D");
@@ -75,6 +79,7 @@ double product(const std::vector<int64_t>& d, size_t begin, size_t end) {
 // a [.., M, K] x b [.., K, N] with broadcast batch dims (matmul's rules; a 1-D
 // operand is a row or column vector).
 bool matmulShape(Builder& b, size_t ia, size_t ib, double& batch, double& m, double& k, double& n) {
+  if (std::max(ia, ib) >= b.in.inputs.size()) return b.fail("missing input " + std::to_string(std::max(ia, ib)));
   auto a = b.dims(ia), w = b.dims(ib);
   if (a.empty() || w.empty()) return b.fail("a 0-D operand");
   if (a.size() == 1) a.insert(a.begin(), 1);

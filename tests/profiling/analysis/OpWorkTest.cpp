@@ -149,6 +149,9 @@ TEST(OpWork, UnknownSaysWhy) {
   auto bad = work("aten::mm", "[[2, 3], [4, 5]]", R"(["float", "float"])");
   EXPECT_FALSE(bad.work);
   EXPECT_NE(bad.note.find("inner dims differ"), std::string::npos) << bad.note;
+  auto one_input = work("aten::mm", "[[2, 3]]", R"(["float"])");  // a trace the fuzzer wrote
+  EXPECT_FALSE(one_input.work);
+  EXPECT_NE(one_input.note.find("missing input 1"), std::string::npos) << one_input.note;
   auto odd_type = work("aten::mm", "[[2, 3], [3, 4]]", R"(["c10::Weird", "c10::Weird"])");
   EXPECT_FALSE(odd_type.work);
   EXPECT_TRUE(hasWorkModel("aten::mm"));
