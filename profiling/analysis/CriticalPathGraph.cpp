@@ -44,7 +44,7 @@ CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<Colle
   addGpuStartDependencies(trace);
   addBlockingCalls(trace, is_sync);
   addCollectives(collectives);
-  addCpuCollectiveThreads(trace);
+  addCpuCollectiveThreads(trace, is_cpu_collective);
   finish();
 }
 

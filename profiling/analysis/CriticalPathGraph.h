@@ -86,7 +86,7 @@ class CriticalPathGraph {
   void addGpuStartDependencies(const Trace& trace);
   void addBlockingCalls(const Trace& trace, const std::vector<uint8_t>& is_sync);
   void addCollectives(const std::vector<CollectiveDependency>& collectives);
-  void addCpuCollectiveThreads(const Trace& trace);
+  void addCpuCollectiveThreads(const Trace& trace, const std::vector<uint8_t>& is_cpu_collective);
   size_t sliceAt(uint32_t track, int64_t time) const;  // the CPU slice of `track` running at `time`, or SIZE_MAX
   void addEndDependency(uint32_t from, size_t activity, PathKind kind, uint32_t track, int32_t event);
   void finish();

@@ -11,7 +11,6 @@
 #include <limits>
 #include <map>
 
-#include "profiling/analysis/CollectiveKind.h"
 #include "profiling/analysis/CriticalPathGraph.h"
 #include "profiling/analysis/NameFlags.h"
 
@@ -35,8 +34,7 @@ size_t CriticalPathGraph::sliceAt(uint32_t track, int64_t time) const {
   return time <= activities_[a].end_ns ? a : SIZE_MAX;
 }
 
-void CriticalPathGraph::addCpuCollectiveThreads(const Trace& trace) {
-  const std::vector<uint8_t> is_collective = nameFlags(trace.strings, isCpuCollectiveName);
+void CriticalPathGraph::addCpuCollectiveThreads(const Trace& trace, const std::vector<uint8_t>& is_collective) {
   const std::vector<uint8_t> is_enqueue = nameFlags(trace.strings, isCollectiveEnqueue);
   // Per rank: its CPU threads, and its enqueue ops by start.
   std::map<int, std::vector<uint32_t>> threads;

@@ -83,6 +83,13 @@ class Context {
   std::vector<std::vector<EventRef>> step_ops;  // aligned with a.steps
 
   bool hasGpu() const { return a.gpu_op_count > 0; }
+
+  // The trace's critical path, computed on first use and shared by the
+  // expectations that need it.
+  const CriticalPathAnalysis& criticalPath() const {
+    if (!critical_path_) critical_path_ = analyzeCriticalPath(trace);
+    return *critical_path_;
+  }
   bool hasSteps() const { return !a.steps.empty(); }
 
   // Same rule as computeSteps: the last step starting at or before `t`, if
@@ -165,6 +172,7 @@ class Context {
 
  private:
   mutable std::vector<std::vector<uint32_t>> launches_by_track_;
+  mutable std::optional<CriticalPathAnalysis> critical_path_;
 };
 
 // ---------------------------------------------------------------------------

@@ -237,7 +237,7 @@ ExpectationResult evaluate(const Context& c, const Expectation& e) {
     case ExpectationKind::KernelTimeShare: return kernelTimeShare(c, e);
     case ExpectationKind::FinalSyncGpuShare: return finalSyncGpuShare(c, e);
     case ExpectationKind::ObserverEffect: return observerEffect(c, e);
-    case ExpectationKind::CriticalPathShare: return criticalPathShare(c.trace, analyzeCriticalPath(c.trace), e);
+    case ExpectationKind::CriticalPathShare: return criticalPathShare(c.trace, c.criticalPath(), e);
     case ExpectationKind::LateRankEveryStep:
     case ExpectationKind::CollectivesPerStep:
       return unavailable("This expectation is about a run: the traces of every rank of a distributed job (a folder "
