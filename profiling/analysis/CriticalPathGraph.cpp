@@ -6,6 +6,7 @@
 #include "profiling/analysis/AnalysisGaps.h"
 #include "profiling/analysis/CollectiveKind.h"
 #include "profiling/analysis/NameFlags.h"
+#include "profiling/analysis/ParallelFor.h"
 
 namespace fuselab {
 
@@ -29,23 +30,49 @@ struct Candidate {
 }  // namespace
 
 CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<CollectiveDependency>& collectives) {
-  event_start_.resize(trace.tracks.size());
-  track_slices_.resize(trace.tracks.size());
-  event_end_.resize(trace.tracks.size());
-  const size_t events = trace.eventCount();
-  activities_.reserve(2 * events);
-  edges_.reserve(events);
   const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
   const std::vector<uint8_t> is_cpu_collective = nameFlags(trace.strings, isCpuCollectiveName);
-  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
-    if (trace.tracks[ti].kind == TrackKind::Cpu) addCpuSlices(trace, ti, is_sync, is_cpu_collective);
-    if (trace.tracks[ti].kind == TrackKind::Gpu) addGpuOps(trace, ti);
-  }
+  std::vector<TrackActivities> per_track(trace.tracks.size());
+  parallelFor(trace.tracks.size(), [&](size_t ti) {
+    if (trace.tracks[ti].kind == TrackKind::Cpu)
+      cpuSlices(trace, static_cast<uint32_t>(ti), is_sync, is_cpu_collective, per_track[ti]);
+    if (trace.tracks[ti].kind == TrackKind::Gpu) gpuOps(trace, static_cast<uint32_t>(ti), per_track[ti]);
+  });
+  addActivities(per_track);
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti)
+    if (trace.tracks[ti].kind == TrackKind::Gpu)
+      for (size_t a = track_activities_[ti].first; a < track_activities_[ti].second; ++a)
+        gpu_by_end_.emplace_back(activities_[a].end_ns, a);
+  std::sort(gpu_by_end_.begin(), gpu_by_end_.end());
   addGpuStartDependencies(trace);
   addBlockingCalls(trace, is_sync);
   addCollectives(collectives);
   addCpuCollectiveThreads(trace, is_cpu_collective);
   finish();
+}
+
+// The tracks' activities end to end, their node numbers moved to match.
+void CriticalPathGraph::addActivities(std::vector<TrackActivities>& per_track) {
+  track_activities_.resize(per_track.size());
+  size_t total = 0;
+  for (size_t ti = 0; ti < per_track.size(); ++ti) {
+    track_activities_[ti] = {total, total + per_track[ti].activities.size()};
+    total += per_track[ti].activities.size();
+  }
+  activities_.resize(total);
+  event_start_.resize(per_track.size());
+  event_end_.resize(per_track.size());
+  parallelFor(per_track.size(), [&](size_t ti) {
+    TrackActivities& local = per_track[ti];
+    const uint32_t shift = startNode(track_activities_[ti].first);
+    std::copy(local.activities.begin(), local.activities.end(),
+              activities_.begin() + static_cast<std::ptrdiff_t>(track_activities_[ti].first));
+    for (std::vector<uint32_t>* nodes : {&local.event_start, &local.event_end})
+      for (uint32_t& v : *nodes)
+        if (v != kNone) v += shift;
+    event_start_[ti] = std::move(local.event_start);
+    event_end_[ti] = std::move(local.event_end);
+  });
 }
 
 bool CriticalPathGraph::eventNodes(EventRef e, uint32_t& start, uint32_t& end) const {
@@ -55,43 +82,52 @@ bool CriticalPathGraph::eventNodes(EventRef e, uint32_t& start, uint32_t& end) c
   return start != kNone && end != kNone;
 }
 
-void CriticalPathGraph::addGpuOps(const Trace& trace, uint32_t ti) {
+void CriticalPathGraph::gpuOps(const Trace& trace, uint32_t ti, TrackActivities& out) {
   const Track& t = trace.tracks[ti];
-  event_start_[ti].assign(t.size(), kNone);
-  event_end_[ti].assign(t.size(), kNone);
+  out.event_start.assign(t.size(), kNone);
+  out.event_end.assign(t.size(), kNone);
   for (uint32_t i = 0; i < t.size(); ++i) {
     if (!isGpuWork(t.category[i])) continue;
     const bool collective = isCollectiveKernelName(trace.strings.get(t.name_id[i]));
-    const size_t a = activities_.size();
-    activities_.push_back({ti, static_cast<int32_t>(i), collective ? PathKind::Collective : PathKind::Gpu, false,
-                           t.start_ns[i], t.end_ns(i), t.dur_ns[i]});
-    event_start_[ti][i] = startNode(a);
-    event_end_[ti][i] = endNode(a);
+    const size_t a = out.activities.size();
+    out.activities.push_back({ti, static_cast<int32_t>(i), collective ? PathKind::Collective : PathKind::Gpu, false,
+                              t.start_ns[i], t.end_ns(i), t.dur_ns[i]});
+    out.event_start[i] = startNode(a);
+    out.event_end[i] = endNode(a);
   }
 }
 
 // What a GPU op's start waited for: its launch call, the op before it on its
-// stream, or an op on another stream. The one that allowed the latest start
-// set it (its lag is the observed one); the others keep their least lag.
+// stream, or an op on another stream of its device. The one that allowed the
+// latest start set it (its lag is the observed one); the others keep their
+// least lag. Streams are independent here: they are done side by side.
 void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
-  // Ops of each device by end, for waits across streams.
-  std::vector<std::pair<int, std::vector<std::pair<int64_t, size_t>>>> by_device;
-  auto deviceOps = [&](int device) -> std::vector<std::pair<int64_t, size_t>>& {
-    for (auto& [d, ops] : by_device)
-      if (d == device) return ops;
-    return by_device.emplace_back(device, std::vector<std::pair<int64_t, size_t>>{}).second;
-  };
-  for (size_t a = 0; a < activities_.size(); ++a)
-    if (trace.tracks[activities_[a].track].kind == TrackKind::Gpu)
-      deviceOps(trace.tracks[activities_[a].track].device).emplace_back(activities_[a].end_ns, a);
-  for (auto& [d, ops] : by_device) std::sort(ops.begin(), ops.end());
+  std::vector<DeviceOps> devices;
+  for (const auto& [end, a] : gpu_by_end_) {
+    const Track& t = trace.tracks[activities_[a].track];
+    auto it = std::find_if(devices.begin(), devices.end(),
+                           [&](const DeviceOps& d) { return d.rank == t.rank && d.device == t.device; });
+    if (it == devices.end()) it = devices.insert(devices.end(), DeviceOps{t.rank, t.device, {}});
+    it->ops.emplace_back(end, a);
+  }
+  std::vector<std::vector<PathEdge>> per_track(trace.tracks.size());
+  parallelFor(trace.tracks.size(), [&](size_t ti) {
+    if (trace.tracks[ti].kind == TrackKind::Gpu)
+      gpuStartDependencies(trace, static_cast<uint32_t>(ti), devices, per_track[ti]);
+  });
+  for (const std::vector<PathEdge>& edges : per_track) edges_.insert(edges_.end(), edges.begin(), edges.end());
+}
 
-  std::vector<int64_t> prev_of_track(trace.tracks.size(), -1);  // activity with the latest end so far
+void CriticalPathGraph::gpuStartDependencies(const Trace& trace, uint32_t ti, const std::vector<DeviceOps>& devices,
+                                             std::vector<PathEdge>& out) const {
+  const Track& t = trace.tracks[ti];
+  const OpsByEnd* device_ops = nullptr;
+  for (const DeviceOps& d : devices)
+    if (d.rank == t.rank && d.device == t.device) device_ops = &d.ops;
+  int64_t prev = -1;  // the activity with the latest end so far
   std::vector<Candidate> cands;
-  for (size_t a = 0; a < activities_.size(); ++a) {
+  for (size_t a = track_activities_[ti].first; a < track_activities_[ti].second; ++a) {
     const PathActivity& op = activities_[a];
-    const Track& t = trace.tracks[op.track];
-    if (t.kind != TrackKind::Gpu) continue;
     const int64_t s = op.start_ns;
     cands.clear();
     const int64_t corr = t.correlation[static_cast<size_t>(op.event)];
@@ -103,20 +139,19 @@ void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
         cands.push_back({node, lt.start_ns[l.index], std::min(lt.dur_ns[l.index], s - lt.start_ns[l.index]),
                          PathKind::Launch, l.track, static_cast<int32_t>(l.index)});
     }
-    int64_t& prev = prev_of_track[op.track];
     if (prev >= 0 && activities_[static_cast<size_t>(prev)].end_ns <= s)
       cands.push_back({endNode(static_cast<size_t>(prev)), activities_[static_cast<size_t>(prev)].end_ns, 0,
-                       PathKind::Idle, op.track, -1});
+                       PathKind::Idle, ti, -1});
     int64_t allowed = std::numeric_limits<int64_t>::min();
     for (const Candidate& c : cands) allowed = std::max(allowed, c.time + c.min_lag);
-    if (allowed < s) {
-      const auto& ops = deviceOps(t.device);
-      auto it = std::upper_bound(ops.begin(), ops.end(), std::make_pair(s, std::numeric_limits<size_t>::max()));
-      for (int tries = 0; it != ops.begin() && tries < 8; ++tries) {
+    if (allowed < s && device_ops) {
+      auto it = std::upper_bound(device_ops->begin(), device_ops->end(),
+                                 std::make_pair(s, std::numeric_limits<size_t>::max()));
+      for (int tries = 0; it != device_ops->begin() && tries < 8; ++tries) {
         --it;
         if (it->first < s - kCrossStreamWindowNs || it->first <= allowed) break;
-        if (activities_[it->second].track == op.track) continue;
-        cands.push_back({endNode(it->second), it->first, 0, PathKind::Wait, op.track, -1});
+        if (activities_[it->second].track == ti) continue;
+        cands.push_back({endNode(it->second), it->first, 0, PathKind::Wait, ti, -1});
         break;
       }
     }
@@ -125,8 +160,8 @@ void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
       if (cands[i].time + cands[i].min_lag > cands[binding].time + cands[binding].min_lag) binding = i;
     for (size_t i = 0; i < cands.size(); ++i) {
       const Candidate& c = cands[i];
-      edges_.push_back({c.from, startNode(a), i == binding ? s - c.time : c.min_lag, -1, c.track, c.event, c.kind,
-                        i == binding});
+      out.push_back({c.from, startNode(a), i == binding ? s - c.time : c.min_lag, -1, c.track, c.event, c.kind,
+                     i == binding});
     }
     if (prev < 0 || op.end_ns >= activities_[static_cast<size_t>(prev)].end_ns) prev = static_cast<int64_t>(a);
   }
@@ -142,10 +177,6 @@ void CriticalPathGraph::addBlockingCalls(const Trace& trace, const std::vector<u
     return name.find("Memcpy") != std::string_view::npos ||
            (name.find("Memset") != std::string_view::npos && !name.ends_with("Async"));
   });
-  std::vector<std::pair<int64_t, size_t>> gpu_by_end;
-  for (size_t a = 0; a < activities_.size(); ++a)
-    if (trace.tracks[activities_[a].track].kind == TrackKind::Gpu) gpu_by_end.emplace_back(activities_[a].end_ns, a);
-  std::sort(gpu_by_end.begin(), gpu_by_end.end());
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.kind != TrackKind::Cpu) continue;
@@ -155,9 +186,9 @@ void CriticalPathGraph::addBlockingCalls(const Trace& trace, const std::vector<u
       int64_t waited = -1;
       if (is_sync[t.name_id[i]]) {
         // The latest op of its own rank (a merged run) that ended while it ran.
-        auto it = std::upper_bound(gpu_by_end.begin(), gpu_by_end.end(),
+        auto it = std::upper_bound(gpu_by_end_.begin(), gpu_by_end_.end(),
                                    std::make_pair(call_end, std::numeric_limits<size_t>::max()));
-        while (it != gpu_by_end.begin() && std::prev(it)->first > call_start) {
+        while (it != gpu_by_end_.begin() && std::prev(it)->first > call_start) {
           --it;
           if (trace.tracks[activities_[it->second].track].rank != t.rank) continue;
           waited = static_cast<int64_t>(it->second);

@@ -79,11 +79,26 @@ class CriticalPathGraph {
   void schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const;
 
  private:
+  // One track's activities and its events' nodes, numbered from 0 (built
+  // side by side, then laid end to end).
+  struct TrackActivities {
+    std::vector<PathActivity> activities;
+    std::vector<uint32_t> event_start, event_end;
+  };
   // is_sync, is_cpu_collective: per name id.
-  void addCpuSlices(const Trace& trace, uint32_t track, const std::vector<uint8_t>& is_sync,
-                    const std::vector<uint8_t>& is_cpu_collective);
-  void addGpuOps(const Trace& trace, uint32_t track);
+  static void cpuSlices(const Trace& trace, uint32_t track, const std::vector<uint8_t>& is_sync,
+                        const std::vector<uint8_t>& is_cpu_collective, TrackActivities& out);
+  static void gpuOps(const Trace& trace, uint32_t track, TrackActivities& out);
+  void addActivities(std::vector<TrackActivities>& per_track);
+  // GPU ops (activities) by end.
+  using OpsByEnd = std::vector<std::pair<int64_t, size_t>>;
+  struct DeviceOps {
+    int rank = -1, device = -1;
+    OpsByEnd ops;
+  };
   void addGpuStartDependencies(const Trace& trace);
+  void gpuStartDependencies(const Trace& trace, uint32_t track, const std::vector<DeviceOps>& devices,
+                            std::vector<PathEdge>& out) const;
   void addBlockingCalls(const Trace& trace, const std::vector<uint8_t>& is_sync);
   void addCollectives(const std::vector<CollectiveDependency>& collectives);
   void addCpuCollectiveThreads(const Trace& trace, const std::vector<uint8_t>& is_cpu_collective);
@@ -97,8 +112,9 @@ class CriticalPathGraph {
   std::vector<PathEdge> edges_;
   std::vector<uint32_t> in_begin_;
   std::vector<uint32_t> order_;  // topological
-  // Per CPU track: its slices, [first, last) of activities_.
-  std::vector<std::pair<size_t, size_t>> track_slices_;
+  // Per track: its activities (a CPU thread's slices, a stream's ops), [first, last) of activities_.
+  std::vector<std::pair<size_t, size_t>> track_activities_;
+  OpsByEnd gpu_by_end_;
   // Per track, per event: its start and end node (UINT32_MAX: none).
   std::vector<std::vector<uint32_t>> event_start_, event_end_;
 };

@@ -22,15 +22,15 @@ PathKind cpuKind(const Trace& trace, const Track& t, size_t i, const std::vector
 
 }  // namespace
 
-void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std::vector<uint8_t>& is_sync,
-                                     const std::vector<uint8_t>& is_cpu_collective) {
+void CriticalPathGraph::cpuSlices(const Trace& trace, uint32_t ti, const std::vector<uint8_t>& is_sync,
+                                  const std::vector<uint8_t>& is_cpu_collective, TrackActivities& out) {
   const Track& t = trace.tracks[ti];
-  std::vector<uint32_t>& starts = event_start_[ti];
-  std::vector<uint32_t>& ends = event_end_[ti];
+  std::vector<PathActivity>& slices = out.activities;
+  std::vector<uint32_t>& starts = out.event_start;
+  std::vector<uint32_t>& ends = out.event_end;
   starts.assign(t.size(), kNone);
   ends.assign(t.size(), kNone);
   if (t.size() == 0) return;
-  const size_t first = activities_.size();
   std::vector<uint32_t> open;           // events open at `pos`, innermost last
   std::vector<uint32_t> waiting_start;  // events whose start is the next slice's start
   std::vector<uint32_t> waiting_end;    // zero-length events before any slice
@@ -38,9 +38,10 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std:
 
   auto emit = [&](int64_t end, int32_t event) {
     if (end <= pos) return;
-    const size_t a = activities_.size();
+    const size_t a = slices.size();
     const PathKind kind = event >= 0 ? cpuKind(trace, t, static_cast<size_t>(event), is_sync, is_cpu_collective) : PathKind::Idle;
-    activities_.push_back({ti, event, kind, false, pos, end, end - pos});
+    // Thread order: each slice starts where the one before it ended.
+    slices.push_back({ti, event, kind, a > 0, pos, end, end - pos});
     for (uint32_t e : waiting_start) starts[e] = startNode(a);
     for (uint32_t e : waiting_end) ends[e] = startNode(a);
     waiting_start.clear();
@@ -52,8 +53,8 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std:
       const uint32_t e = open.back();
       open.pop_back();
       emit(t.end_ns(e), static_cast<int32_t>(e));
-      if (activities_.size() > first)
-        ends[e] = endNode(activities_.size() - 1);
+      if (!slices.empty())
+        ends[e] = endNode(slices.size() - 1);
       else
         waiting_end.push_back(e);
     }
@@ -66,13 +67,10 @@ void CriticalPathGraph::addCpuSlices(const Trace& trace, uint32_t ti, const std:
     open.push_back(i);
   }
   closeUntil(std::numeric_limits<int64_t>::max());
-  track_slices_[ti] = {first, activities_.size()};
-  if (activities_.size() == first) return;  // only zero-length events: no time on this thread
-  const uint32_t last_end = endNode(activities_.size() - 1);
+  if (slices.empty()) return;  // only zero-length events: no time on this thread
+  const uint32_t last_end = endNode(slices.size() - 1);
   for (uint32_t e : waiting_start) starts[e] = last_end;
   for (uint32_t e : waiting_end) ends[e] = last_end;
-  // Thread order: each slice starts where the one before it ended.
-  for (size_t a = first + 1; a < activities_.size(); ++a) activities_[a].chained = true;
 }
 
 }  // namespace fuselab

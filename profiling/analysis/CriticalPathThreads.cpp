@@ -25,7 +25,7 @@ bool isCollectiveEnqueue(std::string_view name) { return name.starts_with("c10d:
 }  // namespace
 
 size_t CriticalPathGraph::sliceAt(uint32_t track, int64_t time) const {
-  const auto [first, last] = track_slices_[track];
+  const auto [first, last] = track_activities_[track];
   auto it = std::upper_bound(activities_.begin() + static_cast<std::ptrdiff_t>(first),
                              activities_.begin() + static_cast<std::ptrdiff_t>(last), time,
                              [](int64_t v, const PathActivity& a) { return v < a.start_ns; });
@@ -67,7 +67,7 @@ void CriticalPathGraph::addCpuCollectiveThreads(const Trace& trace, const std::v
       uint32_t enqueued = kNone, unused = kNone;
       if (it != list.begin() && eventNodes(std::prev(it)->second, enqueued, unused)) {
         const size_t a = activityOf(start);
-        if (a > track_slices_[ti].first && activities_[a].chained)
+        if (a > track_activities_[ti].first && activities_[a].chained)
           addEndDependency(enqueued, a - 1, PathKind::Wait, ti, -1);  // the worker idle until then
         else
           edges_.push_back({enqueued, start, t.start_ns[i] - observedNs(enqueued), -1, ti, -1, PathKind::Wait, true});

@@ -16,14 +16,21 @@ std::string pidToken(const Track& t, std::string_view token, int rank) {
   return "\"rank " + std::to_string(rank) + " " + std::string(token.substr(1));
 }
 
-void copyTrack(const Trace& from, const Track& src, Trace& into, uint32_t dst_index, int64_t offset,
+// Each string id of `from` as an id of `into` (one lookup per distinct string).
+std::vector<uint32_t> stringIds(const StringTable& from, StringTable& into) {
+  std::vector<uint32_t> ids(from.size());
+  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = into.intern(from.get(id));
+  return ids;
+}
+
+void copyTrack(const std::vector<uint32_t>& ids, const Track& src, Trace& into, uint32_t dst_index, int64_t offset,
                uint64_t args_shift, size_t rank_pos) {
   for (size_t i = 0; i < src.size(); ++i) {
     Trace::NewEvent e;
     e.start_ns = src.start_ns[i] + offset;
     e.dur_ns = src.dur_ns[i];
-    e.name_id = into.strings.intern(from.strings.get(src.name_id[i]));
-    e.cat_id = into.strings.intern(from.strings.get(src.cat_id[i]));
+    e.name_id = ids[src.name_id[i]];
+    e.cat_id = ids[src.cat_id[i]];
     e.category = src.category[i];
     e.correlation = rankId(src.correlation[i], rank_pos);
     e.external_id = rankId(src.external_id[i], rank_pos);
@@ -45,6 +52,7 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
     const Trace& src = r.trace;
     const int64_t offset = offsets_ns[p];
     const uint64_t args_shift = out.args_text->size();
+    const std::vector<uint32_t> ids = stringIds(src.strings, out.strings);
     out.args_text->append(*src.args_text);
     if (p == 0) out.meta.base_time_ns = src.meta.base_time_ns + offset;
     for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
@@ -55,18 +63,18 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
       Track& dst = out.tracks[ti];
       const std::string_view process = src.strings.get(t.process_name_id);
       dst.process_name_id = out.strings.intern("rank " + std::to_string(r.rank) + (process.empty() ? "" : " " + std::string(process)));
-      dst.thread_name_id = out.strings.intern(src.strings.get(t.thread_name_id));
+      dst.thread_name_id = ids[t.thread_name_id];
       dst.sort_index = t.sort_index;
       dst.device = t.device;
       dst.stream = t.stream;
       dst.rank = r.rank;
-      copyTrack(src, t, out, ti, offset, args_shift, p);
+      copyTrack(ids, t, out, ti, offset, args_shift, p);
     }
     for (const Flow& f : src.flows) {
       Flow g = f;
       g.id = static_cast<uint64_t>(rankId(static_cast<int64_t>(f.id), p));
-      g.cat_id = out.strings.intern(src.strings.get(f.cat_id));
-      g.name_id = out.strings.intern(src.strings.get(f.name_id));
+      g.cat_id = ids[f.cat_id];
+      g.name_id = ids[f.name_id];
       g.from.track = m.track_of[p][f.from.track];
       g.to.track = m.track_of[p][f.to.track];
       if (g.from_ts_ns >= 0) g.from_ts_ns += offset;
@@ -74,7 +82,7 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
       out.flows.push_back(g);
     }
     for (const RawEvent& e : src.raw_events)
-      out.raw_events.push_back({e.json, e.ts_ns + offset, out.strings.intern(src.strings.get(e.name_id)), e.phase});
+      out.raw_events.push_back({e.json, e.ts_ns + offset, ids[e.name_id], e.phase});
   }
   out.finalize();
   return m;
