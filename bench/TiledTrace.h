@@ -107,7 +107,15 @@ inline size_t writeTiledTrace(const std::string& out_path, size_t target_events)
         else if (it.key() == "dur") buf += microseconds(toNs(exact["traceEvents"][i]["dur"]));
         else buf += it.value().dump();
       }
-      if (e.contains("args")) buf += ",\n    \"args\": " + e["args"].dump();
+      if (e.contains("args")) {  // as Kineto prints them: the fields on a line of their own
+        buf += ",\n    \"args\": {\n      ";
+        bool first_arg = true;
+        for (auto a = e["args"].begin(); a != e["args"].end(); ++a) {
+          buf += (first_arg ? "" : ", ") + nlohmann::json(a.key()).dump() + ": " + a.value().dump();
+          first_arg = false;
+        }
+        buf += "\n    }";
+      }
       buf += "\n  }";
       sep();
       out << buf;

@@ -148,7 +148,7 @@ void Importer::commitEvent(const EventFields& f) {
       e.category = categoryOf(e.cat_id);
       e.correlation = f.correlation;
       e.external_id = f.external_id;
-      if (f.args.present) e.args = trace_.addArgs(committedText(f.args_begin, f.args_end));
+      if (f.args.present) e.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
       if (f.has_extra) {
         if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
       }
@@ -174,7 +174,7 @@ void Importer::commitEvent(const EventFields& f) {
       if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
       b.ev.dur_ns = ts - b.ev.start_ns;
       if (b.ev.args.length == 0 && f.args.present) {  // the event keeps the "E"'s args, and their placement
-        b.ev.args = trace_.addArgs(committedText(f.args_begin, f.args_end));
+        b.ev.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
         b.device = f.device;
         b.stream = f.stream;
       }
@@ -252,6 +252,14 @@ void Importer::commitEvent(const EventFields& f) {
       keepRaw();
       return;
   }
+}
+
+std::string_view Importer::compactArgs(std::string_view args) {
+  if (args.find('\n') == std::string_view::npos) return args;  // on one line: as written
+  compact_args_.resize(args.size());
+  size_t len = 0;
+  if (simdjson::minify(args.data(), args.size(), compact_args_.data(), len) != simdjson::SUCCESS) return args;
+  return std::string_view(compact_args_.data(), len);
 }
 
 }  // namespace fuselab::chrome_import

@@ -229,6 +229,9 @@ class Importer {
     const Window& w = *commit_window_;
     return std::string_view(w.text + w.prefix_len + (begin - w.file_begin), end - begin);
   }
+  // Args printed over many lines (pretty-printed JSON) without their
+  // whitespace, so that they take no more memory than on one line.
+  std::string_view compactArgs(std::string_view args);
   size_t keepText(size_t begin, size_t end) { return raw_text_.add(committedText(begin, end)); }
   void reportProgress();
 
@@ -243,6 +246,7 @@ class Importer {
   bool at_eof_ = false;
   size_t n_ = SIZE_MAX;    // the text's length, once at_eof_
   TextArena raw_text_;
+  std::string compact_args_;  // compactArgs' result
   Form form_ = Form::Object;
 
   // Windows in flight, used in turn: the reader (and, reading ahead, the

@@ -1,38 +1,71 @@
 #include "profiling/trace/WindowCut.h"
 
+#include "profiling/trace/JsonStructure.h"
+
 namespace fuselab::chrome_import {
 
+namespace {
+
+constexpr size_t npos = std::string_view::npos;
+
+bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// `comma` lies between two objects: "}" before it and "{" after it, with
+// only whitespace between.
+bool betweenObjects(std::string_view text, size_t comma) {
+  size_t before = comma, after = comma + 1;
+  while (before > 0 && isSpace(text[before - 1])) --before;
+  while (after < text.size() && isSpace(text[after])) ++after;
+  return before > 0 && text[before - 1] == '}' && after < text.size() && text[after] == '{';
+}
+
+// Trusting line ends: the last "}", comma, "{" with a newline among them.
+size_t elementBoundaryByLines(std::string_view text, size_t min_len) {
+  for (size_t p = text.size(); p > min_len + 1;) {
+    const size_t newline = text.rfind('\n', p - 1);
+    if (newline == npos || newline <= min_len) return npos;
+    p = newline;
+    size_t comma = newline;
+    while (comma > 0 && isSpace(text[comma - 1])) --comma;
+    if (comma == 0 || text[comma - 1] != ',') continue;
+    if (betweenObjects(text, comma - 1)) return comma - 1;
+  }
+  return npos;
+}
+
+// Scanning strings: the last comma at depth 0 (text's start is between two
+// elements of an array), when it lies between two objects.
+size_t elementBoundaryByScan(std::string_view text, size_t min_len) {
+  const CommaAtDepth c = shallowestComma(text, min_len + 1);
+  if (c.offset == npos || c.depth != 0) return npos;
+  return betweenObjects(text, c.offset) ? c.offset : npos;
+}
+
+}  // namespace
+
 size_t windowCut(std::string_view text, size_t min_len, int attempt) {
+  const size_t newline = text.find_last_of('\n');
+  if (newline == npos || newline <= min_len) {
+    // No line end to trust: first a comma outside strings.
+    if (attempt == 0) {
+      const size_t comma = shallowestComma(text, min_len + 1).offset;
+      if (comma != npos) return comma;
+    } else {
+      --attempt;
+    }
+  }
   for (char c : {'\n', ','}) {
     for (size_t p = text.size(); p > min_len + 1;) {
       --p;
       if (text[p] == c && attempt-- == 0) return p;
     }
   }
-  return std::string_view::npos;
+  return npos;
 }
 
-namespace {
-bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-}  // namespace
-
 size_t elementBoundary(std::string_view text, size_t min_len) {
-  for (size_t p = text.size(); p > min_len + 1;) {
-    size_t newline = text.rfind('\n', p - 1);
-    if (newline == std::string_view::npos || newline <= min_len) return std::string_view::npos;
-    p = newline;
-    size_t before = newline;
-    while (before > 0 && isSpace(text[before - 1])) --before;
-    if (before == 0 || text[before - 1] != ',') continue;
-    const size_t comma = before - 1;
-    before = comma;
-    while (before > 0 && isSpace(text[before - 1])) --before;
-    if (before == 0 || text[before - 1] != '}') continue;
-    size_t after = newline + 1;
-    while (after < text.size() && isSpace(text[after])) ++after;
-    if (after < text.size() && text[after] == '{') return comma;
-  }
-  return std::string_view::npos;
+  const size_t by_lines = elementBoundaryByLines(text, min_len);
+  return by_lines != npos ? by_lines : elementBoundaryByScan(text, min_len);
 }
 
 }  // namespace fuselab::chrome_import

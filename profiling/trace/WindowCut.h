@@ -7,21 +7,26 @@
 
 namespace fuselab::chrome_import {
 
-// `text` is the window's bytes up to its size limit. The candidates are the
-// newlines in text[min_len + 1 ..] from the end back (never inside a string
-// in valid JSON), then the commas the same way (a comma may be inside a
-// string, e.g. a kernel name's template arguments, and the cut then fails
-// to parse: `attempt` counts the candidates that failed). Returns the
-// offset of the chosen one (the window keeps text[0, offset)), or npos.
+// `text` is the window's bytes up to its size limit; it starts outside any
+// string. The candidates are the newlines in text[min_len + 1 ..] from the
+// end back (never inside a string in valid JSON), then the commas the same
+// way (a comma may be inside a string, e.g. a kernel name's template
+// arguments, and the cut then fails to parse: `attempt` counts the
+// candidates that failed). Text without a newline there (JSON on one line)
+// first tries the last comma outside strings at the least depth
+// (JsonStructure.h). Returns the offset of the chosen one (the window keeps
+// text[0, offset)), or npos.
 size_t windowCut(std::string_view text, size_t min_len, int attempt);
 
 // For windows read ahead (ChromeImportSpeculation.cpp): the offset of a comma
 // between two objects of an array, seen from the text alone: "}", the comma
 // and "{" with whitespace between them that holds a newline (the last such
 // newline in text[min_len + 1 ..]). A newline is never inside a string in
-// valid JSON, so the three characters are structure, not string content;
-// whether the array is traceEvents shows only when the windows are parsed.
-// npos if there is none.
+// valid JSON, so the three characters are structure, not string content.
+// Text without one (JSON on one line) is scanned for strings instead
+// (JsonStructure.h): `text` starts between two elements of the array, and
+// the comma must be at its depth. Whether the array is traceEvents shows
+// only when the windows are parsed. npos if there is none.
 size_t elementBoundary(std::string_view text, size_t min_len);
 
 }  // namespace fuselab::chrome_import

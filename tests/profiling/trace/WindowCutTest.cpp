@@ -1,5 +1,6 @@
 // Where the importer cuts its parse windows: newlines before commas, so that
-// commas inside strings (kernel names) never exhaust the attempts.
+// commas inside strings (kernel names) never exhaust the attempts; in text
+// without newlines, commas found outside strings.
 #include "profiling/trace/WindowCut.h"
 
 #include <gtest/gtest.h>
@@ -26,11 +27,13 @@ TEST(WindowCut, NewlinesComeBeforeCommasInsideStrings) {
   }
 }
 
-TEST(WindowCut, CommasFromTheEndWhenThereIsNoNewline) {
-  std::string text = std::string(60, ' ') + "[1,2,3,4]";
-  EXPECT_EQ(windowCut(text, 50, 0), text.rfind(','));
-  EXPECT_EQ(windowCut(text, 50, 2), text.find(','));
-  EXPECT_EQ(windowCut(text, 50, 3), npos) << "no fourth candidate";
+TEST(WindowCut, WithoutNewlinesTheShallowestCommaOutsideStringsFirst) {
+  // JSON on one line: the cut skips the commas of the last name and of the
+  // last event's array, then come the commas from the end back.
+  std::string text = std::string(60, ' ') + R"({"a": [1, 2]}, {"b": [3, 4], "name": "k<int, float>)";
+  EXPECT_EQ(windowCut(text, 50, 0), text.find("}, {") + 1);
+  EXPECT_EQ(windowCut(text, 50, 1), text.rfind(','));
+  EXPECT_EQ(windowCut(std::string(60, ' ') + "[1,2,3,4]", 50, 4), npos) << "three commas, one of them first";
 }
 
 TEST(WindowCut, OnlyTheSecondHalfOfTheLimitCounts) {
@@ -51,8 +54,17 @@ TEST(WindowCut, ElementBoundaryIsACommaBetweenObjectsAcrossANewline) {
   EXPECT_EQ(elementBoundary("[1,\n2]", 0), npos);
   EXPECT_EQ(elementBoundary("[{\"a\": 1},\n2]", 0), npos);
   EXPECT_EQ(elementBoundary("{\"a\": {},\n\"b\": {}}", 0), npos) << "a key, not an object, follows";
-  EXPECT_EQ(elementBoundary("[{\"a\": 1},{\"b\": 2}]", 0), npos) << "no newline";
   EXPECT_EQ(elementBoundary("[{\"a\": 1},\n   ", 0), npos) << "the text ends before the next object";
+}
+
+TEST(WindowCut, ElementBoundaryWithoutNewlinesScansStrings) {
+  // One line, starting between two elements: the last comma between two
+  // objects at the text's own depth, never one inside a string or an event.
+  const std::string text = R"(,{"a": 1}, {"b": [{"x": 1},{"y": 2}], "name": "},{"} ,{"c": 3},{"d": ")";
+  EXPECT_EQ(elementBoundary(text, 0), text.find("},{\"d\"") + 1);
+  EXPECT_EQ(elementBoundary(text.substr(0, text.find("},{\"d\"")), 0), text.find(" ,{\"c\"") + 1);
+  EXPECT_EQ(elementBoundary(R"(,{"a": 1},2)", 0), npos) << "not between two objects";
+  EXPECT_EQ(elementBoundary(R"(,{"a": 1}]},{"b": 2})", 0), npos) << "past the array's end";
 }
 
 TEST(WindowCut, CommaHeavyNamesImportTheSameInSmallWindows) {

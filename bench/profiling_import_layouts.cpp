@@ -1,0 +1,160 @@
+// Import of one trace in every JSON layout it reaches users in
+// (bench/TraceLayouts.h) and gzip-compressed, against the same trace in
+// Kineto's layout (a few lines per event), measured side by side in one run:
+// each import in a fresh child process (its time and its peak memory growth),
+// the layouts taking turns, the best of three rounds each.
+// Counters, per layout: time_ratio and peak_ratio to Kineto's layout
+// (targets: at most 1.2 each), and for gzip: the import speed in MB of JSON
+// per second, and the ratio to the uncompressed file (target: within 1.3x,
+// or 2x the speed of zlib's inflate on one thread, whichever is slower).
+// FUSELAB_BENCH_EVENTS sets the events (default 1M, about 300 MB);
+// FUSELAB_BENCH_KEEP_DIR keeps the files there (else a temporary folder).
+#include <benchmark/benchmark.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "bench/TiledTrace.h"
+#include "tests/support/TraceLayouts.h"
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/Gzip.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace fuselab;
+
+size_t targetEvents() {
+  const char* env = std::getenv("FUSELAB_BENCH_EVENTS");
+  return env && *env ? std::strtoull(env, nullptr, 10) : 1'000'000;
+}
+
+long statusKb(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
+  return -1;
+}
+
+struct Measured {
+  double seconds = 0;
+  double peak_bytes = 0;  // growth of the child's peak RSS
+  size_t events = 0;
+};
+
+// One import in a fresh child, so that nothing freed by an earlier import
+// hides in the allocator.
+Measured importInChild(const fs::path& path) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    Measured m;
+    const long before = statusKb("VmRSS:");
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      const Trace t = importChromeTrace(path);
+      m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      m.events = t.eventCount();
+      m.peak_bytes = double(statusKb("VmHWM:") - before) * 1024;
+    } catch (...) {
+      m.seconds = -1;
+    }
+    (void)!write(fds[1], &m, sizeof(m));
+    _exit(0);
+  }
+  close(fds[1]);
+  Measured m;
+  if (read(fds[0], &m, sizeof(m)) != sizeof(m)) m.seconds = -1;
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (m.seconds < 0) throw std::runtime_error("importing " + path.string() + " failed");
+  return m;
+}
+
+fs::path filesDir() {
+  const char* keep = std::getenv("FUSELAB_BENCH_KEEP_DIR");
+  if (keep && *keep) return keep;
+  return fs::temp_directory_path() / ("fuselab-bench-layouts-" + std::to_string(::getpid()));
+}
+
+struct Files {
+  fs::path dir = filesDir();
+  fs::path kineto = dir / "kineto.json";
+  std::map<std::string, fs::path> others;  // by layout name; "gzip": kineto.json.gz
+  Files() {
+    fs::create_directories(dir);
+    bench::writeTiledTrace(kineto.string(), targetEvents());
+    std::ifstream in(kineto, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const test::KinetoParts parts = test::splitKinetoText(text);
+    for (test::TraceLayout l : test::kTraceLayouts) {
+      const fs::path p = dir / (std::string(test::layoutName(l)) + ".json");
+      std::ofstream out(p, std::ios::binary);
+      test::writeLayout(parts, l, out);
+      if (!out.flush()) throw std::runtime_error("cannot write " + p.string());
+      others[test::layoutName(l)] = p;
+    }
+    std::ofstream(dir / "kineto.json.gz", std::ios::binary) << gzipCompress(text, 6);
+    others["gzip"] = dir / "kineto.json.gz";
+  }
+  ~Files() {
+    std::error_code ec;
+    if (!std::getenv("FUSELAB_BENCH_KEEP_DIR")) fs::remove_all(dir, ec);
+  }
+};
+
+// zlib's inflate of the .json.gz on one thread, in MB of JSON per second.
+double zlibInflateMbPerS(const fs::path& gz) {
+  std::ifstream in(gz, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string text = bench::gunzipFile(gz.string());
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return double(text.size()) / 1e6 / s;
+}
+
+void Layouts(benchmark::State& state) {
+  static Files files;
+  std::map<std::string, Measured> best;
+  auto keep = [&](const std::string& name, const Measured& m) {
+    auto [it, fresh] = best.try_emplace(name, m);
+    if (!fresh) {
+      it->second.seconds = std::min(it->second.seconds, m.seconds);
+      it->second.peak_bytes = std::min(it->second.peak_bytes, m.peak_bytes);
+    }
+  };
+  for (auto _ : state) {
+    keep("kineto", importInChild(files.kineto));
+    for (const auto& [name, path] : files.others) keep(name, importInChild(path));
+  }
+  const Measured& base = best.at("kineto");
+  const double json_mb = double(fs::file_size(files.kineto)) / 1e6;
+  state.counters["events"] = double(base.events);
+  state.counters["kineto_s"] = base.seconds;
+  state.counters["kineto_peak_mb"] = base.peak_bytes / 1e6;
+  for (const auto& [name, m] : best) {
+    if (name == "kineto") continue;
+    if (m.events != base.events) state.SkipWithError((name + ": a different number of events").c_str());
+    state.counters[name + "_time_ratio"] = m.seconds / base.seconds;
+    state.counters[name + "_peak_ratio"] = m.peak_bytes / base.peak_bytes;
+  }
+  state.counters["gzip_json_mb_per_s"] = json_mb / best.at("gzip").seconds;
+  state.counters["zlib_inflate_mb_per_s"] = zlibInflateMbPerS(files.others.at("gzip"));
+}
+BENCHMARK(Layouts)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,117 @@
+#include "profiling/trace/JsonStructure.h"
+
+#include <bit>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace fuselab::chrome_import {
+
+namespace {
+
+struct BlockMasks {
+  uint64_t quote = 0, backslash = 0, open = 0, close = 0, comma = 0;
+};
+
+#if defined(__SSE2__)
+uint64_t maskOf(const __m128i (&v)[4], char c) {
+  const __m128i want = _mm_set1_epi8(c);
+  uint64_t m = 0;
+  for (int i = 0; i < 4; ++i)
+    m |= uint64_t(uint16_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], want)))) << (16 * i);
+  return m;
+}
+
+BlockMasks masksOf(const char* block) {
+  __m128i v[4];
+  for (int i = 0; i < 4; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i));
+  return {maskOf(v, '"'), maskOf(v, '\\'), maskOf(v, '{') | maskOf(v, '['), maskOf(v, '}') | maskOf(v, ']'),
+          maskOf(v, ',')};
+}
+#else
+BlockMasks masksOf(const char* block) {
+  BlockMasks m;
+  for (int i = 0; i < 64; ++i) {
+    const uint64_t bit = uint64_t(1) << i;
+    switch (block[i]) {
+      case '"': m.quote |= bit; break;
+      case '\\': m.backslash |= bit; break;
+      case '{': case '[': m.open |= bit; break;
+      case '}': case ']': m.close |= bit; break;
+      case ',': m.comma |= bit; break;
+      default: break;
+    }
+  }
+  return m;
+}
+#endif
+
+// Bit i set: an odd number of the bits at or below i are set in x.
+uint64_t prefixXor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+// The characters escaped by a backslash. `carry`: the previous block's last
+// byte was a backslash that escapes this block's first; updated for the next.
+// Backslashes are rare in traces: a loop over them is enough.
+uint64_t escapedChars(uint64_t backslash, bool& carry) {
+  uint64_t escaped = carry ? 1 : 0;
+  carry = false;
+  for (uint64_t b = backslash; b; b &= b - 1) {
+    const int i = std::countr_zero(b);
+    if (escaped >> i & 1) continue;  // an escaped backslash escapes nothing
+    if (i == 63) carry = true;
+    else escaped |= uint64_t(1) << (i + 1);
+  }
+  return escaped;
+}
+
+}  // namespace
+
+CommaAtDepth shallowestComma(std::string_view text, size_t from) {
+  CommaAtDepth best;
+  bool escape_carry = false;
+  uint64_t in_string_carry = 0;  // all ones: the block starts inside a string
+  int64_t depth = 0;
+  char tail[64];
+  for (size_t at = 0; at < text.size(); at += 64) {
+    const char* block = text.data() + at;
+    const size_t len = std::min<size_t>(64, text.size() - at);
+    if (len < 64) {
+      std::memset(tail, ' ', sizeof(tail));
+      std::memcpy(tail, block, len);
+      block = tail;
+    }
+    const BlockMasks m = masksOf(block);
+    const uint64_t quotes = m.quote & ~escapedChars(m.backslash, escape_carry);
+    const uint64_t in_string = prefixXor(quotes) ^ in_string_carry;
+    in_string_carry = uint64_t(0) - (in_string >> 63);
+    const uint64_t open = m.open & ~in_string, close = m.close & ~in_string;
+    uint64_t commas = m.comma & ~in_string;
+    if (at + 64 <= from) commas = 0;
+    else if (at < from) commas &= ~uint64_t(0) << (from - at);
+    if (!commas) {
+      depth += std::popcount(open) - std::popcount(close);
+      continue;
+    }
+    // The depth at each comma: the brackets before it in the block.
+    for (uint64_t c = commas; c; c &= c - 1) {
+      const int i = std::countr_zero(c);
+      const uint64_t before = (uint64_t(1) << i) - 1;
+      const int64_t d = depth + std::popcount(open & before) - std::popcount(close & before);
+      if (best.offset == std::string_view::npos || d <= best.depth) best = {at + size_t(i), d};
+    }
+    depth += std::popcount(open) - std::popcount(close);
+  }
+  return best;
+}
+
+}  // namespace fuselab::chrome_import
