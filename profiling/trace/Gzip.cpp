@@ -1,6 +1,6 @@
 #include "profiling/trace/Gzip.h"
-#include "profiling/trace/HugePages.h"
 
+#include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+
+#include "profiling/trace/HugePages.h"
 
 namespace fuselab {
 
@@ -32,25 +34,41 @@ size_t sizeHint(std::string_view compressed) {
 
 }  // namespace
 
+// ISA-L's igzip inflates 2-3x as fast as zlib (bench/profiling_import_layouts
+// prints both), and a .json.gz is read as fast as it inflates.
 struct GzipInflater::State {
-  z_stream z;
+  inflate_state s;
+  void startMember() {
+    isal_inflate_reset(&s);
+    s.crc_flag = ISAL_GZIP;  // parse the header, check the CRC and size in the trailer
+  }
 };
 
 GzipInflater::GzipInflater() : z_(new State) {
-  std::memset(&z_->z, 0, sizeof(z_->z));
-  if (inflateInit2(&z_->z, 15 + 16) != Z_OK) {
-    delete z_;
-    throw GzipError("gzip: cannot initialise zlib");
+  isal_inflate_init(&z_->s);
+  z_->startMember();
+}
+
+GzipInflater::~GzipInflater() { delete z_; }
+
+namespace {
+
+std::string inflateError(int rc) {
+  switch (rc) {
+    case ISAL_INVALID_BLOCK: return "invalid block";
+    case ISAL_INVALID_SYMBOL: return "invalid symbol";
+    case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER: return "incorrect header";
+    case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+    default: return "error " + std::to_string(rc);
   }
 }
 
-GzipInflater::~GzipInflater() {
-  inflateEnd(&z_->z);
-  delete z_;
-}
+}  // namespace
 
 bool GzipInflater::inflateSome(std::string_view& in, bool last_input, std::string& out, size_t max_out) {
-  z_stream& z = z_->z;
+  inflate_state& z = z_->s;
   size_t produced_here = 0;
   while (!done_ && produced_here < max_out) {
     if (between_members_) {
@@ -62,38 +80,34 @@ bool GzipInflater::inflateSome(std::string_view& in, bool last_input, std::strin
       if (!looksGzipped(in) && !(in.size() == 1 && !last_input && static_cast<unsigned char>(in[0]) == 0x1f))
         throw GzipError("gzip: unexpected bytes after the compressed data at compressed byte " + std::to_string(consumed_));
       if (in.size() < 2) break;  // wait for the second magic byte
-      if (inflateReset(&z) != Z_OK) throw GzipError("gzip: cannot reset zlib");
+      z_->startMember();
       between_members_ = false;
     }
     if (in.empty() && !last_input) break;
-    size_t chunk_in = std::min<size_t>(in.size(), UINT_MAX / 2);
-    size_t room = std::min<size_t>(max_out - produced_here, UINT_MAX / 2);
-    size_t used = out.size();
+    const size_t chunk_in = std::min<size_t>(in.size(), UINT32_MAX / 2);
+    const size_t room = std::min<size_t>(max_out - produced_here, UINT32_MAX / 2);
+    const size_t used = out.size();
     out.resize(used + room);
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.avail_in = static_cast<uInt>(chunk_in);
-    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
-    z.avail_out = static_cast<uInt>(room);
-    int rc = inflate(&z, Z_NO_FLUSH);
-    size_t took = chunk_in - z.avail_in, gave = room - z.avail_out;
+    z.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(in.data()));
+    z.avail_in = static_cast<uint32_t>(chunk_in);
+    z.next_out = reinterpret_cast<uint8_t*>(out.data() + used);
+    z.avail_out = static_cast<uint32_t>(room);
+    const int rc = isal_inflate(&z);
+    const size_t took = chunk_in - z.avail_in, gave = room - z.avail_out;
     out.resize(used + gave);
     in.remove_prefix(took);
     consumed_ += took;
     produced_ += gave;
     produced_here += gave;
-    if (rc == Z_STREAM_END) {
+    if (rc < 0) throw GzipError("gzip: corrupt data at compressed byte " + std::to_string(consumed_) + ": " + inflateError(rc));
+    if (z.block_state == ISAL_BLOCK_FINISH) {
       between_members_ = true;
       continue;
     }
-    if (rc == Z_OK) continue;
-    if (rc == Z_BUF_ERROR && in.empty() && last_input)
+    if (in.empty() && last_input && gave == 0)
       throw GzipError("gzip: data truncated at compressed byte " + std::to_string(consumed_) + " (" +
                       std::to_string(produced_) + " bytes decompressed)");
-    if (rc == Z_BUF_ERROR && (took > 0 || gave > 0)) continue;
-    if (rc == Z_BUF_ERROR && in.empty()) break;  // needs more input
-    std::string why = z.msg ? z.msg : "error " + std::to_string(rc);
-    if (rc == Z_MEM_ERROR) why = "out of memory";
-    throw GzipError("gzip: corrupt data at compressed byte " + std::to_string(consumed_) + ": " + why);
+    if (in.empty() && !last_input && gave < room) break;  // needs more input
   }
   if (!done_ && between_members_ && in.empty() && last_input) done_ = true;
   return !done_;

@@ -1,4 +1,4 @@
-// gzip reading and writing (zlib) for .json.gz traces.
+// gzip reading (ISA-L igzip) and writing (zlib) for .json.gz traces.
 #pragma once
 
 #include <cstddef>

@@ -16,19 +16,24 @@ struct BlockMasks {
 };
 
 #if defined(__SSE2__)
-uint64_t maskOf(const __m128i (&v)[4], char c) {
-  const __m128i want = _mm_set1_epi8(c);
-  uint64_t m = 0;
-  for (int i = 0; i < 4; ++i)
-    m |= uint64_t(uint16_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], want)))) << (16 * i);
-  return m;
+// The 64 bytes' bits equal to `want`, one 16-byte compare at a time.
+inline uint64_t maskOf(const __m128i (&v)[4], __m128i want) {
+  const uint64_t m0 = uint16_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], want)));
+  const uint64_t m1 = uint16_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], want)));
+  const uint64_t m2 = uint16_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], want)));
+  const uint64_t m3 = uint16_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], want)));
+  return m0 | m1 << 16 | m2 << 32 | m3 << 48;
 }
 
 BlockMasks masksOf(const char* block) {
-  __m128i v[4];
-  for (int i = 0; i < 4; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i));
-  return {maskOf(v, '"'), maskOf(v, '\\'), maskOf(v, '{') | maskOf(v, '['), maskOf(v, '}') | maskOf(v, ']'),
-          maskOf(v, ',')};
+  __m128i v[4], folded[4];
+  const __m128i case_bit = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
+  for (int i = 0; i < 4; ++i) {
+    v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i));
+    folded[i] = _mm_or_si128(v[i], case_bit);
+  }
+  return {maskOf(v, _mm_set1_epi8('"')), maskOf(v, _mm_set1_epi8('\\')), maskOf(folded, _mm_set1_epi8('{')),
+          maskOf(folded, _mm_set1_epi8('}')), maskOf(v, _mm_set1_epi8(','))};
 }
 #else
 BlockMasks masksOf(const char* block) {
@@ -102,14 +107,21 @@ CommaAtDepth shallowestComma(std::string_view text, size_t from) {
       depth += std::popcount(open) - std::popcount(close);
       continue;
     }
-    // The depth at each comma: the brackets before it in the block.
-    for (uint64_t c = commas; c; c &= c - 1) {
-      const int i = std::countr_zero(c);
-      const uint64_t before = (uint64_t(1) << i) - 1;
-      const int64_t d = depth + std::popcount(open & before) - std::popcount(close & before);
-      if (best.offset == std::string_view::npos || d <= best.depth) best = {at + size_t(i), d};
+    // Between two brackets the depth holds: per stretch, its last comma.
+    auto stretch = [&](int from_bit, int to_bit, int64_t d) {  // bits [from_bit, to_bit)
+      const uint64_t range = (to_bit == 64 ? ~uint64_t(0) : (uint64_t(1) << to_bit) - 1) & (~uint64_t(0) << from_bit);
+      const uint64_t in_range = commas & range;
+      if (in_range && (best.offset == std::string_view::npos || d <= best.depth))
+        best = {at + size_t(63 - std::countl_zero(in_range)), d};
+    };
+    int from_bit = 0;
+    for (uint64_t b = open | close; b; b &= b - 1) {
+      const int i = std::countr_zero(b);
+      stretch(from_bit, i, depth);
+      depth += (open >> i & 1) ? 1 : -1;
+      from_bit = i + 1;
     }
-    depth += std::popcount(open) - std::popcount(close);
+    if (from_bit < 64) stretch(from_bit, 64, depth);
   }
   return best;
 }

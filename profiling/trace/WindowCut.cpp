@@ -34,11 +34,16 @@ size_t elementBoundaryByLines(std::string_view text, size_t min_len) {
 }
 
 // Scanning strings: the last comma at depth 0 (text's start is between two
-// elements of an array), when it lies between two objects.
+// elements of an array) that lies between two objects. One that does not
+// (the text ends before the next object starts) is looked past, a few times.
 size_t elementBoundaryByScan(std::string_view text, size_t min_len) {
-  const CommaAtDepth c = shallowestComma(text, min_len + 1);
-  if (c.offset == npos || c.depth != 0) return npos;
-  return betweenObjects(text, c.offset) ? c.offset : npos;
+  for (int tries = 0; tries < 4; ++tries) {
+    const CommaAtDepth c = shallowestComma(text, min_len + 1);
+    if (c.offset == npos || c.depth != 0) return npos;
+    if (betweenObjects(text, c.offset)) return c.offset;
+    text = text.substr(0, c.offset);
+  }
+  return npos;
 }
 
 }  // namespace

@@ -64,6 +64,8 @@ TEST(WindowCut, ElementBoundaryWithoutNewlinesScansStrings) {
   EXPECT_EQ(elementBoundary(text, 0), text.find("},{\"d\"") + 1);
   EXPECT_EQ(elementBoundary(text.substr(0, text.find("},{\"d\"")), 0), text.find(" ,{\"c\"") + 1);
   EXPECT_EQ(elementBoundary(R"(,{"a": 1},2)", 0), npos) << "not between two objects";
+  EXPECT_EQ(elementBoundary(R"(,{"a": 1}, {"b": 2},   )", 0), 9u)
+      << "the text ends before the object after the last comma: the one before it";
   EXPECT_EQ(elementBoundary(R"(,{"a": 1}]},{"b": 2})", 0), npos) << "past the array's end";
 }
 
