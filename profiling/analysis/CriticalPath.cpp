@@ -7,7 +7,7 @@
 
 #include "profiling/analysis/AnalysisSteps.h"
 #include "profiling/analysis/CriticalPathGraph.h"
-#include "profiling/analysis/ParallelFor.h"
+#include "profiling/trace/ParallelFor.h"
 
 namespace fuselab {
 

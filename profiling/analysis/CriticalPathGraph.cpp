@@ -6,7 +6,7 @@
 #include "profiling/analysis/AnalysisGaps.h"
 #include "profiling/analysis/CollectiveKind.h"
 #include "profiling/analysis/NameFlags.h"
-#include "profiling/analysis/ParallelFor.h"
+#include "profiling/trace/ParallelFor.h"
 
 namespace fuselab {
 
@@ -33,12 +33,20 @@ CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<Colle
   const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
   const std::vector<uint8_t> is_cpu_collective = nameFlags(trace.strings, isCpuCollectiveName);
   std::vector<TrackActivities> per_track(trace.tracks.size());
+  // The track with the most events is built where the graph keeps it, with
+  // room after it for the others: only they are copied.
+  size_t largest = 0, bound = 0;
+  for (size_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    bound += 2 * size_t(trace.tracks[ti].size()) + 1;
+    if (trace.tracks[ti].size() > trace.tracks[largest].size()) largest = ti;
+  }
+  if (!per_track.empty()) per_track[largest].activities.reserve(bound);  // pages never written stay free
   parallelFor(trace.tracks.size(), [&](size_t ti) {
     if (trace.tracks[ti].kind == TrackKind::Cpu)
       cpuSlices(trace, static_cast<uint32_t>(ti), is_sync, is_cpu_collective, per_track[ti]);
     if (trace.tracks[ti].kind == TrackKind::Gpu) gpuOps(trace, static_cast<uint32_t>(ti), per_track[ti]);
   });
-  addActivities(per_track);
+  addActivities(per_track, largest);
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti)
     if (trace.tracks[ti].kind == TrackKind::Gpu)
       for (size_t a = track_activities_[ti].first; a < track_activities_[ti].second; ++a)
@@ -51,25 +59,28 @@ CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<Colle
   finish();
 }
 
-// The tracks' activities end to end, their node numbers moved to match.
-void CriticalPathGraph::addActivities(std::vector<TrackActivities>& per_track) {
+// The tracks' activities end to end, `first`'s first (without a copy),
+// their node numbers moved to match.
+void CriticalPathGraph::addActivities(std::vector<TrackActivities>& per_track, size_t first) {
   track_activities_.resize(per_track.size());
-  size_t total = 0;
+  if (per_track.empty()) return;
+  activities_ = std::move(per_track[first].activities);
+  track_activities_[first] = {0, activities_.size()};
   for (size_t ti = 0; ti < per_track.size(); ++ti) {
-    track_activities_[ti] = {total, total + per_track[ti].activities.size()};
-    total += per_track[ti].activities.size();
+    if (ti == first) continue;
+    track_activities_[ti] = {activities_.size(), activities_.size() + per_track[ti].activities.size()};
+    activities_.insert(activities_.end(), per_track[ti].activities.begin(), per_track[ti].activities.end());
+    per_track[ti].activities = {};
   }
-  activities_.resize(total);
   event_start_.resize(per_track.size());
   event_end_.resize(per_track.size());
   parallelFor(per_track.size(), [&](size_t ti) {
     TrackActivities& local = per_track[ti];
     const uint32_t shift = startNode(track_activities_[ti].first);
-    std::copy(local.activities.begin(), local.activities.end(),
-              activities_.begin() + static_cast<std::ptrdiff_t>(track_activities_[ti].first));
-    for (std::vector<uint32_t>* nodes : {&local.event_start, &local.event_end})
-      for (uint32_t& v : *nodes)
-        if (v != kNone) v += shift;
+    if (shift != 0)
+      for (std::vector<uint32_t>* nodes : {&local.event_start, &local.event_end})
+        for (uint32_t& v : *nodes)
+          if (v != kNone) v += shift;
     event_start_[ti] = std::move(local.event_start);
     event_end_[ti] = std::move(local.event_end);
   });
@@ -86,6 +97,7 @@ void CriticalPathGraph::gpuOps(const Trace& trace, uint32_t ti, TrackActivities&
   const Track& t = trace.tracks[ti];
   out.event_start.assign(t.size(), kNone);
   out.event_end.assign(t.size(), kNone);
+  out.activities.reserve(t.size());
   for (uint32_t i = 0; i < t.size(); ++i) {
     if (!isGpuWork(t.category[i])) continue;
     const bool collective = isCollectiveKernelName(trace.strings.get(t.name_id[i]));

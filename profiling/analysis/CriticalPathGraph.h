@@ -89,7 +89,7 @@ class CriticalPathGraph {
   static void cpuSlices(const Trace& trace, uint32_t track, const std::vector<uint8_t>& is_sync,
                         const std::vector<uint8_t>& is_cpu_collective, TrackActivities& out);
   static void gpuOps(const Trace& trace, uint32_t track, TrackActivities& out);
-  void addActivities(std::vector<TrackActivities>& per_track);
+  void addActivities(std::vector<TrackActivities>& per_track, size_t first);
   // GPU ops (activities) by end.
   using OpsByEnd = std::vector<std::pair<int64_t, size_t>>;
   struct DeviceOps {

@@ -31,15 +31,15 @@ void CriticalPathGraph::cpuSlices(const Trace& trace, uint32_t ti, const std::ve
   starts.assign(t.size(), kNone);
   ends.assign(t.size(), kNone);
   if (t.size() == 0) return;
-  std::vector<uint32_t> open;           // events open at `pos`, innermost last
+  slices.reserve(2 * size_t(t.size()) + 1);  // at most a slice per event boundary
+  std::vector<std::pair<uint32_t, PathKind>> open;  // events open at `pos` and their kinds, innermost last
   std::vector<uint32_t> waiting_start;  // events whose start is the next slice's start
   std::vector<uint32_t> waiting_end;    // zero-length events before any slice
   int64_t pos = t.start_ns[0];
 
-  auto emit = [&](int64_t end, int32_t event) {
+  auto emit = [&](int64_t end, int32_t event, PathKind kind) {
     if (end <= pos) return;
     const size_t a = slices.size();
-    const PathKind kind = event >= 0 ? cpuKind(trace, t, static_cast<size_t>(event), is_sync, is_cpu_collective) : PathKind::Idle;
     // Thread order: each slice starts where the one before it ended.
     slices.push_back({ti, event, kind, a > 0, pos, end, end - pos});
     for (uint32_t e : waiting_start) starts[e] = startNode(a);
@@ -49,10 +49,10 @@ void CriticalPathGraph::cpuSlices(const Trace& trace, uint32_t ti, const std::ve
     pos = end;
   };
   auto closeUntil = [&](int64_t time) {
-    while (!open.empty() && t.end_ns(open.back()) <= time) {
-      const uint32_t e = open.back();
+    while (!open.empty() && t.end_ns(open.back().first) <= time) {
+      const auto [e, kind] = open.back();
       open.pop_back();
-      emit(t.end_ns(e), static_cast<int32_t>(e));
+      emit(t.end_ns(e), static_cast<int32_t>(e), kind);
       if (!slices.empty())
         ends[e] = endNode(slices.size() - 1);
       else
@@ -62,9 +62,10 @@ void CriticalPathGraph::cpuSlices(const Trace& trace, uint32_t ti, const std::ve
 
   for (uint32_t i = 0; i < t.size(); ++i) {
     closeUntil(t.start_ns[i]);
-    emit(t.start_ns[i], open.empty() ? -1 : static_cast<int32_t>(open.back()));
+    if (open.empty()) emit(t.start_ns[i], -1, PathKind::Idle);
+    else emit(t.start_ns[i], static_cast<int32_t>(open.back().first), open.back().second);
     waiting_start.push_back(i);
-    open.push_back(i);
+    open.emplace_back(i, cpuKind(trace, t, i, is_sync, is_cpu_collective));
   }
   closeUntil(std::numeric_limits<int64_t>::max());
   if (slices.empty()) return;  // only zero-length events: no time on this thread

@@ -3,7 +3,7 @@
 #include <future>
 
 #include "profiling/analysis/Intervals.h"
-#include "profiling/analysis/ParallelFor.h"
+#include "profiling/trace/ParallelFor.h"
 #include "profiling/analysis/RunGroupKeys.h"
 
 namespace fuselab {

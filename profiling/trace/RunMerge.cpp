@@ -1,6 +1,9 @@
 #include "profiling/trace/RunMerge.h"
 
 #include <string>
+#include <utility>
+
+#include "profiling/trace/ParallelFor.h"
 
 namespace fuselab {
 
@@ -23,8 +26,21 @@ std::vector<uint32_t> stringIds(const StringTable& from, StringTable& into) {
   return ids;
 }
 
-void copyTrack(const std::vector<uint32_t>& ids, const Track& src, Trace& into, uint32_t dst_index, int64_t offset,
-               uint64_t args_shift, size_t rank_pos) {
+// One rank's track into its own track of the merged trace.
+struct TrackCopy {
+  const std::vector<uint32_t>* ids;  // the rank's string ids in the merged trace
+  const Track* src;
+  uint32_t dst_index;
+  int64_t offset;
+  uint64_t args_shift;
+  size_t rank_pos;
+};
+
+void copyTrack(const TrackCopy& c, Trace& into) {
+  const Track& src = *c.src;
+  const std::vector<uint32_t>& ids = *c.ids;
+  const int64_t offset = c.offset;
+  into.tracks[c.dst_index].reserve(src.size());
   for (size_t i = 0; i < src.size(); ++i) {
     Trace::NewEvent e;
     e.start_ns = src.start_ns[i] + offset;
@@ -32,10 +48,10 @@ void copyTrack(const std::vector<uint32_t>& ids, const Track& src, Trace& into, 
     e.name_id = ids[src.name_id[i]];
     e.cat_id = ids[src.cat_id[i]];
     e.category = src.category[i];
-    e.correlation = rankId(src.correlation[i], rank_pos);
-    e.external_id = rankId(src.external_id[i], rank_pos);
-    e.args = src.args[i].length ? ArgsRef{src.args[i].offset + args_shift, src.args[i].length} : ArgsRef{};
-    into.append(dst_index, e);
+    e.correlation = rankId(src.correlation[i], c.rank_pos);
+    e.external_id = rankId(src.external_id[i], c.rank_pos);
+    e.args = src.args[i].length ? ArgsRef{src.args[i].offset + c.args_shift, src.args[i].length} : ArgsRef{};
+    into.append(c.dst_index, e);
   }
 }
 
@@ -47,12 +63,16 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
   out.meta.source = "run of " + std::to_string(run.ranks.size()) + " rank(s)";
   out.meta.warnings = run.warnings;
   m.track_of.resize(run.ranks.size());
+  std::vector<std::vector<uint32_t>> rank_ids(run.ranks.size());
+  std::vector<TrackCopy> copies;
+  std::vector<uint8_t> dst_taken;
+  bool distinct = true;  // every track copied into a track of its own: the copies can run side by side
   for (size_t p = 0; p < run.ranks.size(); ++p) {
     const RankTrace& r = run.ranks[p];
     const Trace& src = r.trace;
     const int64_t offset = offsets_ns[p];
     const uint64_t args_shift = out.args_text->size();
-    const std::vector<uint32_t> ids = stringIds(src.strings, out.strings);
+    const std::vector<uint32_t>& ids = rank_ids[p] = stringIds(src.strings, out.strings);
     out.args_text->append(*src.args_text);
     if (p == 0) out.meta.base_time_ns = src.meta.base_time_ns + offset;
     for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
@@ -68,7 +88,9 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
       dst.device = t.device;
       dst.stream = t.stream;
       dst.rank = r.rank;
-      copyTrack(ids, t, out, ti, offset, args_shift, p);
+      copies.push_back({&ids, &t, ti, offset, args_shift, p});
+      if (dst_taken.size() <= ti) dst_taken.resize(ti + 1, 0);
+      distinct = distinct && !std::exchange(dst_taken[ti], uint8_t(1));
     }
     for (const Flow& f : src.flows) {
       Flow g = f;
@@ -83,6 +105,11 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
     }
     for (const RawEvent& e : src.raw_events)
       out.raw_events.push_back({e.json, e.ts_ns + offset, ids[e.name_id], e.phase});
+  }
+  if (distinct) {
+    parallelFor(copies.size(), [&](size_t k) { copyTrack(copies[k], out); });
+  } else {
+    for (const TrackCopy& c : copies) copyTrack(c, out);
   }
   out.finalize();
   return m;
