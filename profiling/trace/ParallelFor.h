@@ -1,29 +1,26 @@
-// f(i) for i in [0, n), on up to as many threads as there are cores: each
-// thread takes every k-th i, so long and short items mix. Items must not
-// share state they write.
+// f(i) for i in [0, n) on every core: the calling thread and a pool of
+// workers (started once, one fewer than the cores) take the next i in turn,
+// so long and short items mix. Loops may nest (an item may run a loop): the
+// caller takes items of its own loop too, so each loop finishes even when
+// every worker is busy. Items must not share state they write. An exception
+// thrown by an item is rethrown to the caller once the loop is done.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
-#include <thread>
-#include <vector>
+#include <functional>
 
 namespace fuselab {
 
+void parallelForEach(size_t n, const std::function<void(size_t)>& f);
+
 template <typename F>
 void parallelFor(size_t n, F&& f) {
-  const size_t workers = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
-  if (workers <= 1) {
-    for (size_t i = 0; i < n; ++i) f(i);
+  if (n == 0) return;
+  if (n == 1) {
+    f(0);
     return;
   }
-  std::vector<std::thread> threads;
-  threads.reserve(workers);
-  for (size_t w = 0; w < workers; ++w)
-    threads.emplace_back([&, w] {
-      for (size_t i = w; i < n; i += workers) f(i);
-    });
-  for (std::thread& th : threads) th.join();
+  parallelForEach(n, std::function<void(size_t)>(std::ref(f)));
 }
 
 }  // namespace fuselab
