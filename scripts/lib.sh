@@ -6,6 +6,7 @@ GLAD2_VERSION=2.0.8
 HTA_VERSION=0.5.0
 PSUTIL_VERSION=7.2.2
 PANDAS_VERSION=2.2.3
+SCIKIT_BUILD_CORE_VERSION=1.1.2  # builds the wheel (scripts/package)
 
 say() { printf '[fuselab] %s\n' "$*"; }
 
