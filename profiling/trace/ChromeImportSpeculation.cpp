@@ -29,6 +29,7 @@ size_t Importer::readAhead(size_t start) {
   ahead_first_slot_ = current_;
   ahead_claimed_ = 0;
   ahead_next_start_ = start;
+  ahead_scan_at_ = 0;  // a scan goes on only within one run of windows read ahead
   ahead_stop_ = false;
   ahead_events_ok_ = 0;
   ahead_error_ = nullptr;
@@ -108,7 +109,17 @@ Slot* Importer::claimAheadWindow() {
   const size_t available = fill(start + limit + 1);
   // The last windows are read one by one (they may hold top-level fields).
   size_t cut = std::string_view::npos;
-  if (available - start > limit) cut = elementBoundary(textAt(start, start + limit), limit / 2);
+  if (available - start > limit) {
+    // The window before was cut where this one starts: its scan goes on.
+    ScanState scan;
+    if (ahead_scan_at_ > start && ahead_scan_at_ <= start + limit) {
+      scan = ahead_scan_;
+      scan.offset = ahead_scan_at_ - start;
+    }
+    cut = elementBoundary(textAt(start, start + limit), limit / 2, &scan);
+    ahead_scan_ = scan;
+    ahead_scan_at_ = start + scan.offset;
+  }
   if (cut == std::string_view::npos) {
     stopReadingAhead();
     return nullptr;

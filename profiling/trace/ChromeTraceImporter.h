@@ -39,6 +39,7 @@
 
 #include "profiling/trace/ChromeImportRecords.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/JsonStructure.h"
 #include "profiling/trace/Trace.h"
 #include "profiling/trace/TraceTextStream.h"
 
@@ -275,6 +276,10 @@ class Importer {
   int ahead_first_slot_ = 0;      // the slot of window 0
   size_t ahead_claimed_ = 0;      // windows claimed so far
   size_t ahead_next_start_ = 0;   // file offset where the next one starts
+  // Where the string scan of the last claimed window stopped (text without
+  // newlines, WindowCut.h): file offset and state; 0: none this time.
+  size_t ahead_scan_at_ = 0;
+  ScanState ahead_scan_;
   std::atomic<bool> ahead_stop_{false};
   std::atomic<size_t> ahead_events_ok_{0};  // events of windows whose check passed
   std::exception_ptr ahead_error_;        // under ahead_mutex_

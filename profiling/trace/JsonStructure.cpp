@@ -81,16 +81,18 @@ uint64_t escapedChars(uint64_t backslash, bool& carry) {
 
 }  // namespace
 
-CommaAtDepth shallowestComma(std::string_view text, size_t from) {
+CommaAtDepth shallowestComma(std::string_view text, size_t from, ScanState* resume) {
   CommaAtDepth best;
-  bool escape_carry = false;
-  uint64_t in_string_carry = 0;  // all ones: the block starts inside a string
-  int64_t depth = 0;
+  ScanState st = resume ? *resume : ScanState{};
+  bool escape_carry = st.escaped;
+  uint64_t in_string_carry = st.in_string;  // all ones: the block starts inside a string
+  int64_t depth = st.depth;
   char tail[64];
-  for (size_t at = 0; at < text.size(); at += 64) {
+  for (size_t at = st.offset; at < text.size(); at += 64) {
     const char* block = text.data() + at;
     const size_t len = std::min<size_t>(64, text.size() - at);
     if (len < 64) {
+      if (resume) *resume = {at, in_string_carry, escape_carry, depth};
       std::memset(tail, ' ', sizeof(tail));
       std::memcpy(tail, block, len);
       block = tail;
@@ -123,6 +125,8 @@ CommaAtDepth shallowestComma(std::string_view text, size_t from) {
     }
     if (from_bit < 64) stretch(from_bit, 64, depth);
   }
+  if (resume && text.size() >= st.offset && (text.size() - st.offset) % 64 == 0)
+    *resume = {text.size(), in_string_carry, escape_carry, depth};
   return best;
 }
 

@@ -17,9 +17,21 @@ struct CommaAtDepth {
   int64_t depth = 0;                       // brackets and braces open at it, counted from the text's start
 };
 
+// Where a scan of a text stopped, to go on from there in a longer text
+// with the same start (a window that overlaps the one before it).
+struct ScanState {
+  size_t offset = 0;             // the scan read text[0, offset)
+  uint64_t in_string = 0;        // all ones: text[offset] is inside a string
+  bool escaped = false;          // text[offset] follows a backslash
+  int64_t depth = 0;             // brackets and braces open there
+};
+
 // `text` starts outside any string at depth 0. The last comma outside
 // strings in text[from ..] at the least depth of all such commas there
 // (depth may be negative: the text closed brackets it did not open).
-CommaAtDepth shallowestComma(std::string_view text, size_t from);
+// `resume` (optional): the scan starts at resume->offset in that state, so
+// only commas from there count; on return it holds the state at the start
+// of the text's last 64-byte block (its end when the text is whole blocks).
+CommaAtDepth shallowestComma(std::string_view text, size_t from, ScanState* resume = nullptr);
 
 }  // namespace fuselab::chrome_import

@@ -1,7 +1,5 @@
 #include "profiling/trace/WindowCut.h"
 
-#include "profiling/trace/JsonStructure.h"
-
 namespace fuselab::chrome_import {
 
 namespace {
@@ -34,9 +32,15 @@ size_t elementBoundaryByLines(std::string_view text, size_t min_len) {
 }
 
 // Scanning strings: the last comma at depth 0 (text's start is between two
-// elements of an array) that lies between two objects. One that does not
-// (the text ends before the next object starts) is looked past, a few times.
-size_t elementBoundaryByScan(std::string_view text, size_t min_len) {
+// elements of an array) that lies between two objects. `scan` goes on from
+// the window before; when that finds none, a scan from the start looks past
+// commas that are not between objects (the text ends before the next object
+// starts), a few times.
+size_t elementBoundaryByScan(std::string_view text, size_t min_len, ScanState* scan) {
+  if (scan) {
+    const CommaAtDepth c = shallowestComma(text, min_len + 1, scan);
+    if (c.offset != npos && c.depth == 0 && betweenObjects(text, c.offset)) return c.offset;
+  }
   for (int tries = 0; tries < 4; ++tries) {
     const CommaAtDepth c = shallowestComma(text, min_len + 1);
     if (c.offset == npos || c.depth != 0) return npos;
@@ -68,9 +72,13 @@ size_t windowCut(std::string_view text, size_t min_len, int attempt) {
   return npos;
 }
 
-size_t elementBoundary(std::string_view text, size_t min_len) {
+size_t elementBoundary(std::string_view text, size_t min_len, ScanState* scan) {
   const size_t by_lines = elementBoundaryByLines(text, min_len);
-  return by_lines != npos ? by_lines : elementBoundaryByScan(text, min_len);
+  if (by_lines != npos) {
+    if (scan) *scan = {};  // not scanned: the next window scans from its start
+    return by_lines;
+  }
+  return elementBoundaryByScan(text, min_len, scan);
 }
 
 }  // namespace fuselab::chrome_import

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "profiling/trace/JsonStructure.h"
+
 namespace fuselab::chrome_import {
 
 // `text` is the window's bytes up to its size limit; it starts outside any
@@ -27,6 +29,9 @@ size_t windowCut(std::string_view text, size_t min_len, int attempt);
 // (JsonStructure.h): `text` starts between two elements of the array, and
 // the comma must be at its depth. Whether the array is traceEvents shows
 // only when the windows are parsed. npos if there is none.
-size_t elementBoundary(std::string_view text, size_t min_len);
+// `scan` (optional): where the scan of the window before this one stopped,
+// as an offset in `text` (windows start where the one before was cut, so
+// they overlap): the scan goes on from there and leaves its own end.
+size_t elementBoundary(std::string_view text, size_t min_len, ScanState* scan = nullptr);
 
 }  // namespace fuselab::chrome_import

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -75,6 +76,28 @@ TEST(JsonStructure, AgreesWithAByteByByteReadingOnRandomText) {
     const CommaAtDepth expected = byteByByte(text, from), got = shallowestComma(text, from);
     ASSERT_EQ(got.offset, expected.offset) << "text: " << text << "\nfrom " << from;
     if (got.offset != std::string_view::npos) ASSERT_EQ(got.depth, expected.depth) << "text: " << text;
+  }
+}
+
+TEST(JsonStructure, AScanGoesOnWhereTheOneOverAShorterTextStopped) {
+  // Windows that overlap: the second scan reads only what the first did
+  // not, and finds what a scan of the whole text finds from there on.
+  std::mt19937 rng(5);
+  const std::string alphabet = "\"\\{}[],,a ";
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(size_t(rng() % 400), ' ');
+    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    const size_t first = text.empty() ? 0 : rng() % text.size();
+    ScanState state;
+    shallowestComma(std::string_view(text).substr(0, first), 0, &state);
+    ASSERT_LE(state.offset, first);
+    ASSERT_EQ(state.offset % 64, 0u) << "the first scan stops at the start of a block";
+    const size_t from = text.empty() ? 0 : rng() % text.size();
+    const size_t resumed_at = state.offset;
+    const CommaAtDepth got = shallowestComma(text, from, &state);
+    const CommaAtDepth expected = byteByByte(text, std::max(from, resumed_at));
+    ASSERT_EQ(got.offset, expected.offset) << "text: " << text << "\nfirst " << first << ", from " << from;
+    if (got.offset != std::string_view::npos) ASSERT_EQ(got.depth, expected.depth);
   }
 }
 
