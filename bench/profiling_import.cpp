@@ -18,6 +18,7 @@
 #include <iostream>
 #include <string>
 
+#include "bench/ProcStatus.h"
 #include "bench/TiledTrace.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
@@ -84,14 +85,6 @@ void BM_PythonJsonLoad(benchmark::State& state) {
       benchmark::Counter(double(g_trace_events) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-long statusKb(const char* field) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
-  return -1;
-}
-
 // Peak RSS growth of one import, measured in a fresh child process so that
 // nothing freed by earlier runs hides in the allocator.
 long peakGrowthBytes() {
@@ -100,12 +93,12 @@ long peakGrowthBytes() {
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    long before = statusKb("VmRSS:");
+    long before = fuselab::bench::statusKb("VmRSS:");
     long result = -1;
     {
       Trace t = fuselab::importChromeTrace(g_path);
       benchmark::DoNotOptimize(t);
-      long peak = statusKb("VmHWM:");
+      long peak = fuselab::bench::statusKb("VmHWM:");
       result = (peak - before) * 1024;
     }
     (void)!write(fds[1], &result, sizeof(result));

@@ -23,6 +23,7 @@
 #include <map>
 #include <string>
 
+#include "bench/ProcStatus.h"
 #include "bench/TiledTrace.h"
 #include "tests/support/TraceLayouts.h"
 #include "profiling/trace/ChromeTraceImport.h"
@@ -36,14 +37,6 @@ using namespace fuselab;
 size_t targetEvents() {
   const char* env = std::getenv("FUSELAB_BENCH_EVENTS");
   return env && *env ? std::strtoull(env, nullptr, 10) : 1'000'000;
-}
-
-long statusKb(const char* field) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
-  return -1;
 }
 
 struct Measured {
@@ -61,13 +54,13 @@ Measured importInChild(const fs::path& path) {
   if (pid == 0) {
     close(fds[0]);
     Measured m;
-    const long before = statusKb("VmRSS:");
+    const long before = bench::statusKb("VmRSS:");
     try {
       const auto t0 = std::chrono::steady_clock::now();
       const Trace t = importChromeTrace(path);
       m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       m.events = t.eventCount();
-      m.peak_bytes = double(statusKb("VmHWM:") - before) * 1024;
+      m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
     } catch (...) {
       m.seconds = -1;
     }

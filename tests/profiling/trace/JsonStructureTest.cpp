@@ -30,6 +30,15 @@ CommaAtDepth byteByByte(std::string_view text, size_t from) {
   return best;
 }
 
+// Text of the characters that matter, long runs of backslashes and quotes
+// included, up to `max_len` bytes.
+std::string randomText(std::mt19937& rng, size_t max_len) {
+  const std::string alphabet = "\"\\\\\\{}[],,a \n";
+  std::string text(size_t(rng() % max_len), ' ');
+  for (char& c : text) c = alphabet[rng() % alphabet.size()];
+  return text;
+}
+
 TEST(JsonStructure, CommasInsideStringsAreNotCandidates) {
   const std::string text = R"([{"name": "void k<int, 4>", "a": 1}, {"name": "x,y"}])";
   const CommaAtDepth c = shallowestComma(text, 0);
@@ -65,13 +74,10 @@ TEST(JsonStructure, ClosingMoreThanItOpenedGoesBelowZero) {
 }
 
 TEST(JsonStructure, AgreesWithAByteByByteReadingOnRandomText) {
-  // Texts of the characters that matter, long runs of backslashes and
-  // quotes included, at every length around the block size.
+  // Every length around the block size.
   std::mt19937 rng(11);
-  const std::string alphabet = "\"\\\\\\{}[],,a \n";
   for (int round = 0; round < 3000; ++round) {
-    std::string text(size_t(rng() % 300), ' ');
-    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    const std::string text = randomText(rng, 300);
     const size_t from = text.empty() ? 0 : rng() % text.size();
     const CommaAtDepth expected = byteByByte(text, from), got = shallowestComma(text, from);
     ASSERT_EQ(got.offset, expected.offset) << "text: " << text << "\nfrom " << from;
@@ -83,10 +89,8 @@ TEST(JsonStructure, AScanGoesOnWhereTheOneOverAShorterTextStopped) {
   // Windows that overlap: the second scan reads only what the first did
   // not, and finds what a scan of the whole text finds from there on.
   std::mt19937 rng(5);
-  const std::string alphabet = "\"\\{}[],,a ";
   for (int round = 0; round < 2000; ++round) {
-    std::string text(size_t(rng() % 400), ' ');
-    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    const std::string text = randomText(rng, 400);
     const size_t first = text.empty() ? 0 : rng() % text.size();
     ScanState state;
     shallowestComma(std::string_view(text).substr(0, first), 0, &state);
