@@ -38,6 +38,7 @@ TraceTextStream::TraceTextStream(const std::filesystem::path& path, std::string 
     throw TraceImportError(name_ + ": not a regular file");
   }
   source_bytes_ = uint64_t(st.st_size);
+  opened_mtime_ns_ = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
   gzipped_ = ::pread(fd_, head, 2, 0) == 2 && head[0] == 0x1f && head[1] == 0x8b;
   text_hint_ = source_bytes_;
@@ -105,13 +106,18 @@ bool TraceTextStream::readSource(std::string& out) {
     source_pos_ += got;
     return got;
   };
-  if (!gzipped_) return readRaw(out, kChunk) > 0;
+  if (!gzipped_) {
+    if (readRaw(out, kChunk) > 0) return true;
+    checkUnchanged();
+    return false;
+  }
   Inflate& g = *inflate_;
   while (out.size() < kChunk) {
     if (g.input_used == g.input.size() && !g.input_done) {
       g.input.clear();
       g.input_used = 0;
       g.input_done = readRaw(g.input, kChunk / 4) == 0;
+      if (g.input_done) checkUnchanged();
     }
     std::string_view in(g.input.data() + g.input_used, g.input.size() - g.input_used);
     bool more;
@@ -124,6 +130,17 @@ bool TraceTextStream::readSource(std::string& out) {
     if (!more) break;
   }
   return !out.empty();
+}
+
+void TraceTextStream::checkUnchanged() const {
+  if (fd_ < 0) return;
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return;
+  const int64_t mtime_ns = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  if (source_pos_ == source_bytes_ && uint64_t(st.st_size) == source_bytes_ && mtime_ns == opened_mtime_ns_) return;
+  throw TraceImportError(name_ + ": the file changed while it was being read (" + std::to_string(source_bytes_) +
+                         " bytes when opened, " + std::to_string(source_pos_) + " read, " + std::to_string(st.st_size) +
+                         " now); open it again once it is complete");
 }
 
 void TraceTextStream::produce() {

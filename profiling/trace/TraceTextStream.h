@@ -40,6 +40,10 @@ class TraceTextStream {
   void start();
   void produce();  // the read-ahead thread
   bool readSource(std::string& out);  // one chunk of text; false at the end
+  // At the end of the file: throws TraceImportError when its size or time
+  // changed since it was opened (a trace still being written, a rank file
+  // replaced while a run loads), or when fewer bytes were read than it had.
+  void checkUnchanged() const;
 
   std::string name_;
   int fd_ = -1;
@@ -47,6 +51,7 @@ class TraceTextStream {
   uint64_t source_pos_ = 0;  // bytes of the source consumed (read thread)
   bool gzipped_ = false;
   uint64_t source_bytes_ = 0, text_hint_ = 0;
+  int64_t opened_mtime_ns_ = 0;
   struct Inflate;
   Inflate* inflate_ = nullptr;
 
