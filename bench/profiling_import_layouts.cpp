@@ -1,7 +1,7 @@
 // Import of one trace in every JSON layout it reaches users in
 // (bench/TraceLayouts.h) and gzip-compressed, against the same trace in
 // Kineto's layout (a few lines per event), measured side by side in one run:
-// each import in a fresh child process (its time and its peak memory growth),
+// each import in a new process (its time and its peak memory growth),
 // the layouts taking turns, the best of three rounds each.
 // Counters, per layout: time_ratio and peak_ratio to Kineto's layout
 // (targets: at most 1.2 each), and for gzip: the import speed in MB of JSON
@@ -45,30 +45,43 @@ struct Measured {
   size_t events = 0;
 };
 
-// One import in a fresh child, so that nothing freed by an earlier import
-// hides in the allocator.
+constexpr const char* kImportOne = "--import-one";
+
+// Run as `--import-one FILE`: one import, its figures written to the pipe on fd 3.
+int importOne(const char* path) {
+  Measured m;
+  const long before = bench::statusKb("VmRSS:");
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Trace t = importChromeTrace(path);
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m.events = t.eventCount();
+    m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
+  } catch (...) {
+    m.seconds = -1;
+  }
+  return write(3, &m, sizeof(m)) == sizeof(m) ? 0 : 1;
+}
+
+// One import in a new process (this program again, run with kImportOne):
+// its peak is its own, with nothing of this process's heap to reuse.
 Measured importInChild(const fs::path& path) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    Measured m;
-    const long before = bench::statusKb("VmRSS:");
-    try {
-      const auto t0 = std::chrono::steady_clock::now();
-      const Trace t = importChromeTrace(path);
-      m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      m.events = t.eventCount();
-      m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
-    } catch (...) {
-      m.seconds = -1;
+    if (fds[1] != 3) {
+      dup2(fds[1], 3);
+      close(fds[1]);
     }
-    (void)!write(fds[1], &m, sizeof(m));
-    _exit(0);
+    const std::string file = path.string();
+    execl("/proc/self/exe", "profiling_import_layouts", kImportOne, file.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
   }
   close(fds[1]);
   Measured m;
+  m.seconds = -1;
   if (read(fds[0], &m, sizeof(m)) != sizeof(m)) m.seconds = -1;
   close(fds[0]);
   int status = 0;
@@ -155,4 +168,10 @@ BENCHMARK(Layouts)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == kImportOne) return importOne(argv[2]);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
