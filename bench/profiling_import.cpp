@@ -6,7 +6,6 @@
 // FUSELAB_BENCH_NO_PYTHON=1 to skip json.load, which needs tens of GB there).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,7 +17,7 @@
 #include <iostream>
 #include <string>
 
-#include "bench/ProcStatus.h"
+#include "bench/ImportInNewProcess.h"
 #include "bench/TiledTrace.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
@@ -85,40 +84,13 @@ void BM_PythonJsonLoad(benchmark::State& state) {
       benchmark::Counter(double(g_trace_events) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// Peak RSS growth of one import, measured in a fresh child process so that
-// nothing freed by earlier runs hides in the allocator.
-long peakGrowthBytes() {
-  int fds[2];
-  if (pipe(fds) != 0) return -1;
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    long before = fuselab::bench::statusKb("VmRSS:");
-    long result = -1;
-    {
-      Trace t = fuselab::importChromeTrace(g_path);
-      benchmark::DoNotOptimize(t);
-      long peak = fuselab::bench::statusKb("VmHWM:");
-      result = (peak - before) * 1024;
-    }
-    (void)!write(fds[1], &result, sizeof(result));
-    _exit(0);
-  }
-  close(fds[1]);
-  long result = -1;
-  if (read(fds[0], &result, sizeof(result)) != sizeof(result)) result = -1;
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return result;
-}
-
 }  // namespace
 
 BENCHMARK(BM_ImportChromeTrace)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 BENCHMARK(BM_PythonJsonLoad)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
 
 int main(int argc, char** argv) {
+  if (const int rc = fuselab::bench::importOneIfAsked(argc, argv); rc >= 0) return rc;
   benchmark::Initialize(&argc, argv);
   const char* tmp = std::getenv("TMPDIR");
   g_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/fuselab_bench_tiled_" + std::to_string(getpid()) + ".json";
@@ -130,13 +102,13 @@ int main(int argc, char** argv) {
   }
   std::cout << "tiled mlp_eager: " << g_trace_events << " traceEvents, " << g_file_bytes / 1e6 << " MB\n";
 
-  long growth = peakGrowthBytes();
+  const double growth = fuselab::bench::importInNewProcess(g_path).peak_bytes;
   if (std::getenv("FUSELAB_BENCH_NO_PYTHON")) benchmark::RunSpecifiedBenchmarks("BM_ImportChromeTrace");
   else benchmark::RunSpecifiedBenchmarks();
 
   double ratio = g_best_python_s / g_best_import_s;
   double cpu_ratio = g_best_python_cpu_s / g_best_import_cpu_s;
-  double memory = double(growth) / double(g_file_bytes);
+  double memory = growth / double(g_file_bytes);
   std::printf("\nimport: best %.3f s wall (%.3f s CPU) = %.2f M events/s, %.0f MB/s\n", g_best_import_s,
               g_best_import_cpu_s, double(g_trace_events) / g_best_import_s / 1e6,
               double(g_file_bytes) / g_best_import_s / 1e6);
@@ -148,7 +120,7 @@ int main(int argc, char** argv) {
     std::printf("speedup vs json.load: %.1fx wall, %.1fx CPU (target >= 15x) %s\n", ratio, cpu_ratio,
                 ratio >= 15 ? "OK" : "BELOW TARGET");
   }
-  std::printf("peak memory growth: %.1f MB = %.2fx the file (target <= 1.5x) %s\n", double(growth) / 1e6, memory,
+  std::printf("peak memory growth: %.1f MB = %.2fx the file (target <= 1.5x) %s\n", growth / 1e6, memory,
               memory <= 1.5 ? "OK" : "ABOVE TARGET");
   if (g_trace_events >= 10'000'000) {
     double mbps = double(g_file_bytes) / g_best_import_s / 1e6;

@@ -1,7 +1,8 @@
 // Import of one trace in every JSON layout it reaches users in
-// (bench/TraceLayouts.h) and gzip-compressed, against the same trace in
+// (tests/support/TraceLayouts.h) and gzip-compressed, against the same trace in
 // Kineto's layout (a few lines per event), measured side by side in one run:
-// each import in a new process (its time and its peak memory growth),
+// each import in a new process (bench/ImportInNewProcess.h: its time and its
+// peak memory growth),
 // the layouts taking turns, the best of three rounds each.
 // Counters, per layout: time_ratio and peak_ratio to Kineto's layout
 // (targets: at most 1.2 each), and for gzip: the import speed in MB of JSON
@@ -11,23 +12,21 @@
 // FUSELAB_BENCH_EVENTS sets the events (default 1M, about 300 MB);
 // FUSELAB_BENCH_KEEP_DIR keeps the files there (else a temporary folder).
 #include <benchmark/benchmark.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 
-#include "bench/ProcStatus.h"
+#include "bench/ImportInNewProcess.h"
 #include "bench/TiledTrace.h"
-#include "tests/support/TraceLayouts.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/Gzip.h"
+#include "tests/support/TraceLayouts.h"
 
 namespace {
 
@@ -37,57 +36,6 @@ using namespace fuselab;
 size_t targetEvents() {
   const char* env = std::getenv("FUSELAB_BENCH_EVENTS");
   return env && *env ? std::strtoull(env, nullptr, 10) : 1'000'000;
-}
-
-struct Measured {
-  double seconds = 0;
-  double peak_bytes = 0;  // growth of the child's peak RSS
-  size_t events = 0;
-};
-
-constexpr const char* kImportOne = "--import-one";
-
-// Run as `--import-one FILE`: one import, its figures written to the pipe on fd 3.
-int importOne(const char* path) {
-  Measured m;
-  const long before = bench::statusKb("VmRSS:");
-  try {
-    const auto t0 = std::chrono::steady_clock::now();
-    const Trace t = importChromeTrace(path);
-    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    m.events = t.eventCount();
-    m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
-  } catch (...) {
-    m.seconds = -1;
-  }
-  return write(3, &m, sizeof(m)) == sizeof(m) ? 0 : 1;
-}
-
-// One import in a new process (this program again, run with kImportOne):
-// its peak is its own, with nothing of this process's heap to reuse.
-Measured importInChild(const fs::path& path) {
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    if (fds[1] != 3) {
-      dup2(fds[1], 3);
-      close(fds[1]);
-    }
-    const std::string file = path.string();
-    execl("/proc/self/exe", "profiling_import_layouts", kImportOne, file.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(fds[1]);
-  Measured m;
-  m.seconds = -1;
-  if (read(fds[0], &m, sizeof(m)) != sizeof(m)) m.seconds = -1;
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (m.seconds < 0) throw std::runtime_error("importing " + path.string() + " failed");
-  return m;
 }
 
 fs::path filesDir() {
@@ -136,8 +84,8 @@ double inflateMbPerS(const fs::path& gz, Inflate inflate) {
 
 void Layouts(benchmark::State& state) {
   static Files files;
-  std::map<std::string, Measured> best;
-  auto keep = [&](const std::string& name, const Measured& m) {
+  std::map<std::string, bench::ImportMeasured> best;
+  auto keep = [&](const std::string& name, const bench::ImportMeasured& m) {
     auto [it, fresh] = best.try_emplace(name, m);
     if (!fresh) {
       it->second.seconds = std::min(it->second.seconds, m.seconds);
@@ -145,10 +93,10 @@ void Layouts(benchmark::State& state) {
     }
   };
   for (auto _ : state) {
-    keep("kineto", importInChild(files.kineto));
-    for (const auto& [name, path] : files.others) keep(name, importInChild(path));
+    keep("kineto", bench::importInNewProcess(files.kineto.string()));
+    for (const auto& [name, path] : files.others) keep(name, bench::importInNewProcess(path.string()));
   }
-  const Measured& base = best.at("kineto");
+  const bench::ImportMeasured& base = best.at("kineto");
   const double json_mb = double(fs::file_size(files.kineto)) / 1e6;
   state.counters["events"] = double(base.events);
   state.counters["kineto_s"] = base.seconds;
@@ -169,7 +117,7 @@ BENCHMARK(Layouts)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 3 && std::string(argv[1]) == kImportOne) return importOne(argv[2]);
+  if (const int rc = bench::importOneIfAsked(argc, argv); rc >= 0) return rc;
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

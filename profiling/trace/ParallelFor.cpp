@@ -39,23 +39,19 @@ struct Loop {
   }
 };
 
+// Started once and never stopped: its workers wait for loops until the
+// process ends, so leaving the process never waits for them (an item still
+// running, a loop begun during exit).
 class WorkerPool {
  public:
   WorkerPool() {
     const unsigned workers = std::max(1u, std::thread::hardware_concurrency()) - 1;
-    for (unsigned w = 0; w < workers; ++w) threads_.emplace_back([this] { serve(); });
-  }
-  ~WorkerPool() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    for (std::thread& t : threads_) t.join();
+    for (unsigned w = 0; w < workers; ++w) std::thread([this] { serve(); }).detach();
+    has_workers_ = workers > 0;
   }
 
   void run(const std::shared_ptr<Loop>& loop) {
-    if (!threads_.empty()) {
+    if (has_workers_) {
       {
         std::lock_guard lock(mutex_);
         loops_.push_back(loop);
@@ -74,8 +70,7 @@ class WorkerPool {
       std::shared_ptr<Loop> loop;
       {
         std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || !loops_.empty(); });
-        if (stop_) return;
+        wake_.wait(lock, [&] { return !loops_.empty(); });
         loop = loops_.front();
         // A loop with nothing left to take leaves the queue.
         if (loop->next.load() >= loop->n) {
@@ -87,21 +82,20 @@ class WorkerPool {
     }
   }
 
-  std::vector<std::thread> threads_;
+  bool has_workers_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Loop>> loops_;
-  bool stop_ = false;
 };
 
 }  // namespace
 
 void parallelForEach(size_t n, const std::function<void(size_t)>& f) {
-  static WorkerPool pool;
+  static WorkerPool* const pool = new WorkerPool;  // never destroyed: see WorkerPool
   auto loop = std::make_shared<Loop>();
   loop->n = n;
   loop->f = &f;
-  pool.run(loop);
+  pool->run(loop);
 }
 
 }  // namespace fuselab
