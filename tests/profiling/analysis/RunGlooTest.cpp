@@ -129,7 +129,11 @@ TEST_F(GlooRun, CollectiveEndsUndoAClockFiftyMillisecondsOffEitherWay) {
     EXPECT_EQ(a.alignment.offsets_ns[0], 0) << sub;
     // Rank 1's clock reads `shift` ahead: its offset undoes it to within the true skew.
     EXPECT_LE(std::abs(a.alignment.offsets_ns[1] + shift), skew) << sub << ": offset " << a.alignment.offsets_ns[1];
-    EXPECT_LE(a.alignment.residual_skew_ns, skew) << sub;
+    // The residual is the median aligned spread of the collectives' ends:
+    // each is a raw end difference (within the true skew) plus the offset's
+    // error (within it too), so within twice the true skew. A run whose
+    // differences lean one way had 4.3 ms against a true skew of 3.5 ms.
+    EXPECT_LE(a.alignment.residual_skew_ns, 2 * skew) << sub;
     EXPECT_EQ(a.stragglers.at(0).rank, 1) << sub;
   }
 }
