@@ -1,5 +1,6 @@
 #include "profiling/trace/JsonStructure.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
