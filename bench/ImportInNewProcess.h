@@ -21,6 +21,7 @@ struct ImportMeasured {
   double seconds = -1;    // the import's wall time; -1: it failed
   double peak_bytes = 0;  // growth of the process's peak RSS
   size_t events = 0;
+  ImportWindowStats windows;  // how the parse windows went (read ahead, failed cuts)
 };
 
 inline constexpr const char* kImportOne = "--import-one";
@@ -33,7 +34,9 @@ inline int importOneIfAsked(int argc, char** argv) {
   const long before = statusKb("VmRSS:");
   try {
     const auto t0 = std::chrono::steady_clock::now();
-    const Trace t = importChromeTrace(argv[2]);
+    ChromeImportOptions options;
+    options.stats = &m.windows;
+    const Trace t = importChromeTrace(argv[2], options);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     m.events = t.eventCount();
     m.peak_bytes = double(statusKb("VmHWM:") - before) * 1024;

@@ -8,7 +8,8 @@
 // (targets: at most 1.2 each), and for gzip: the import speed in MB of JSON
 // per second, and the ratio to the uncompressed file (target: within 1.3x,
 // or twice the speed of an import capped by zlib's inflate on one thread,
-// whichever is slower), beside zlib's and ISA-L's inflate speeds alone.
+// whichever is slower), beside zlib's and ISA-L's inflate speeds alone;
+// and the share of each layout's windows read ahead on two threads.
 // FUSELAB_BENCH_EVENTS sets the events (default 1M, about 300 MB);
 // FUSELAB_BENCH_KEEP_DIR keeps the files there (else a temporary folder).
 #include <benchmark/benchmark.h>
@@ -105,6 +106,8 @@ void Layouts(benchmark::State& state) {
     if (name == "kineto") continue;
     if (m.events != base.events) state.SkipWithError((name + ": a different number of events").c_str());
     state.counters[name + "_time_ratio"] = m.seconds / base.seconds;
+    // Windows parsed ahead on two threads, of all (Kineto's layout: all but the first and last few).
+    state.counters[name + "_read_ahead"] = double(m.windows.read_ahead) / double(std::max<size_t>(m.windows.windows, 1));
     state.counters[name + "_peak_ratio"] = m.peak_bytes / base.peak_bytes;
   }
   state.counters["gzip_json_mb_per_s"] = json_mb / best.at("gzip").seconds;
