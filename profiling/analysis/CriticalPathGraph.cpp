@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "profiling/analysis/AnalysisGaps.h"
 #include "profiling/analysis/CollectiveKind.h"
@@ -114,28 +115,26 @@ void CriticalPathGraph::gpuOps(const Trace& trace, uint32_t ti, TrackActivities&
 // latest start set it (its lag is the observed one); the others keep their
 // least lag. Streams are independent here: they are done side by side.
 void CriticalPathGraph::addGpuStartDependencies(const Trace& trace) {
-  std::vector<DeviceOps> devices;
-  for (const auto& [end, a] : gpu_by_end_) {
-    const Track& t = trace.tracks[activities_[a].track];
-    auto it = std::find_if(devices.begin(), devices.end(),
-                           [&](const DeviceOps& d) { return d.rank == t.rank && d.device == t.device; });
-    if (it == devices.end()) it = devices.insert(devices.end(), DeviceOps{t.rank, t.device, {}});
-    it->ops.emplace_back(end, a);
-  }
+  // Each GPU track's device (of its rank), found once per track.
+  std::map<std::pair<int, int>, size_t> device_of_key;
+  std::vector<size_t> device_of_track(trace.tracks.size(), SIZE_MAX);
+  for (size_t ti = 0; ti < trace.tracks.size(); ++ti)
+    if (const Track& t = trace.tracks[ti]; t.kind == TrackKind::Gpu)
+      device_of_track[ti] = device_of_key.try_emplace({t.rank, t.device}, device_of_key.size()).first->second;
+  std::vector<OpsByEnd> device_ops(device_of_key.size());
+  for (const auto& [end, a] : gpu_by_end_) device_ops[device_of_track[activities_[a].track]].emplace_back(end, a);
   std::vector<std::vector<PathEdge>> per_track(trace.tracks.size());
   parallelFor(trace.tracks.size(), [&](size_t ti) {
-    if (trace.tracks[ti].kind == TrackKind::Gpu)
-      gpuStartDependencies(trace, static_cast<uint32_t>(ti), devices, per_track[ti]);
+    if (device_of_track[ti] != SIZE_MAX)
+      gpuStartDependencies(trace, static_cast<uint32_t>(ti), device_ops[device_of_track[ti]], per_track[ti]);
   });
   for (const std::vector<PathEdge>& edges : per_track) edges_.insert(edges_.end(), edges.begin(), edges.end());
 }
 
-void CriticalPathGraph::gpuStartDependencies(const Trace& trace, uint32_t ti, const std::vector<DeviceOps>& devices,
+// device_ops: the ops of the track's device, by end.
+void CriticalPathGraph::gpuStartDependencies(const Trace& trace, uint32_t ti, const OpsByEnd& device_ops,
                                              std::vector<PathEdge>& out) const {
   const Track& t = trace.tracks[ti];
-  const OpsByEnd* device_ops = nullptr;
-  for (const DeviceOps& d : devices)
-    if (d.rank == t.rank && d.device == t.device) device_ops = &d.ops;
   int64_t prev = -1;  // the activity with the latest end so far
   std::vector<Candidate> cands;
   for (size_t a = track_activities_[ti].first; a < track_activities_[ti].second; ++a) {
@@ -156,10 +155,10 @@ void CriticalPathGraph::gpuStartDependencies(const Trace& trace, uint32_t ti, co
                        PathKind::Idle, ti, -1});
     int64_t allowed = std::numeric_limits<int64_t>::min();
     for (const Candidate& c : cands) allowed = std::max(allowed, c.time + c.min_lag);
-    if (allowed < s && device_ops) {
-      auto it = std::upper_bound(device_ops->begin(), device_ops->end(),
+    if (allowed < s) {
+      auto it = std::upper_bound(device_ops.begin(), device_ops.end(),
                                  std::make_pair(s, std::numeric_limits<size_t>::max()));
-      for (int tries = 0; it != device_ops->begin() && tries < 8; ++tries) {
+      for (int tries = 0; it != device_ops.begin() && tries < 8; ++tries) {
         --it;
         if (it->first < s - kCrossStreamWindowNs || it->first <= allowed) break;
         if (activities_[it->second].track == ti) continue;

@@ -92,12 +92,8 @@ class CriticalPathGraph {
   void addActivities(std::vector<TrackActivities>& per_track, size_t first);
   // GPU ops (activities) by end.
   using OpsByEnd = std::vector<std::pair<int64_t, size_t>>;
-  struct DeviceOps {
-    int rank = -1, device = -1;
-    OpsByEnd ops;
-  };
   void addGpuStartDependencies(const Trace& trace);
-  void gpuStartDependencies(const Trace& trace, uint32_t track, const std::vector<DeviceOps>& devices,
+  void gpuStartDependencies(const Trace& trace, uint32_t track, const OpsByEnd& device_ops,
                             std::vector<PathEdge>& out) const;
   void addBlockingCalls(const Trace& trace, const std::vector<uint8_t>& is_sync);
   void addCollectives(const std::vector<CollectiveDependency>& collectives);
