@@ -11,6 +11,7 @@
 
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/FixtureJson.h"
+#include "tests/support/ImportMode.h"
 #include "tests/support/TraceLayouts.h"
 
 namespace fuselab {
@@ -32,13 +33,6 @@ std::vector<EventKey> eventKeys(const Trace& t) {
   return keys;
 }
 
-ChromeImportOptions windowed(bool parallel, size_t window) {
-  ChromeImportOptions o;
-  o.parallel = parallel;
-  o.window_bytes = window;
-  return o;
-}
-
 TEST(ImportLayouts, EveryLayoutGivesTheSameTrace) {
   for (const std::string& name : test::fixtureNames()) {
     const std::string kineto_text = test::fixtureText(name);
@@ -51,7 +45,7 @@ TEST(ImportLayouts, EveryLayoutGivesTheSameTrace) {
       const std::string what = name + " " + test::layoutName(layout);
       for (const auto& [parallel, window] : {std::pair{true, size_t(4096)}, {false, size_t(4096)}, {true, size_t(1) << 20}}) {
         Trace t;
-        ASSERT_NO_THROW(t = importChromeTraceFromBuffer(text, what, windowed(parallel, window))) << what;
+        ASSERT_NO_THROW(t = importChromeTraceFromBuffer(text, what, test::importMode(parallel, window))) << what;
         const std::string at = what + ", window " + std::to_string(window) + (parallel ? ", two threads" : "");
         // A top-level array has no top-level fields; shuffled events list
         // flows and ties in another order: the events must still agree.
@@ -73,7 +67,7 @@ TEST(ImportLayouts, EveryLayoutIsReadAheadOnTwoThreadsWithoutFailedCuts) {
     std::ostringstream out;
     test::writeLayout(parts, layout, out);
     ImportWindowStats stats;
-    ChromeImportOptions o = windowed(true, 4096);
+    ChromeImportOptions o = test::importMode(true, 4096);
     o.stats = &stats;
     importChromeTraceFromBuffer(out.str(), "t.json", o);
     EXPECT_GT(stats.read_ahead, stats.windows * 3 / 4)

@@ -10,22 +10,17 @@
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/FixtureJson.h"
+#include "tests/support/ImportMode.h"
 
 namespace fuselab {
 namespace {
 
-ChromeImportOptions mode(bool parallel, size_t window, ImportProgress* progress = nullptr) {
-  ChromeImportOptions o;
-  o.parallel = parallel;
-  o.window_bytes = window;
-  o.progress = progress;
-  return o;
-}
+using test::importMode;
 
 // Both ways must agree, content and export byte for byte.
 void expectSameBothWays(const std::string& text, size_t window, const std::string& what) {
-  Trace seq = importChromeTraceFromBuffer(text, "test.json", mode(false, window));
-  Trace par = importChromeTraceFromBuffer(text, "test.json", mode(true, window));
+  Trace seq = importChromeTraceFromBuffer(text, "test.json", importMode(false, window));
+  Trace par = importChromeTraceFromBuffer(text, "test.json", importMode(true, window));
   std::string why;
   EXPECT_TRUE(par.sameContentAs(seq, &why)) << what << ", window " << window << ": " << why;
   EXPECT_EQ(par.meta.warnings, seq.meta.warnings) << what << ", window " << window;
@@ -62,7 +57,7 @@ std::string syntheticTrace(int n) {
 
 std::string errorOf(const std::string& text, bool parallel, size_t window, ImportProgress* progress = nullptr) {
   try {
-    importChromeTraceFromBuffer(text, "test.json", mode(parallel, window, progress));
+    importChromeTraceFromBuffer(text, "test.json", importMode(parallel, window, progress));
   } catch (const TraceImportError& e) {
     return e.what();
   }
@@ -102,8 +97,8 @@ TEST(ParallelImport, FixturesGiveTheSameTraceBothWays) {
     std::string text = test::gunzipFile(file);
     for (size_t window : {1000u, 65536u, 8u << 20}) expectSameBothWays(text, window, file.filename().string());
     // From the file (gzip inflated by the stream's thread: three threads).
-    Trace seq = importChromeTrace(file, mode(false, 65536));
-    Trace par = importChromeTrace(file, mode(true, 65536));
+    Trace seq = importChromeTrace(file, importMode(false, 65536));
+    Trace par = importChromeTrace(file, importMode(true, 65536));
     EXPECT_EQ(exportChromeTraceToString(par), exportChromeTraceToString(seq)) << file;
   }
 }
@@ -111,7 +106,7 @@ TEST(ParallelImport, FixturesGiveTheSameTraceBothWays) {
 TEST(ParallelImport, AManyWindowTraceGivesTheSameTraceBothWays) {
   std::string text = syntheticTrace(400);  // ~400 kB: over a thousand windows of 300 bytes
   for (size_t window : {256u, 300u, 1000u, 4096u, 65536u}) expectSameBothWays(text, window, "synthetic");
-  Trace t = importChromeTraceFromBuffer(text, "test.json", mode(true, 300));
+  Trace t = importChromeTraceFromBuffer(text, "test.json", importMode(true, 300));
   EXPECT_EQ(t.eventCount(), 400u * 5);  // X cpu_op, launch, kernel, odd category, B/E
   EXPECT_NE(t.launchFor(399), nullptr);  // its ac2g flows bound launch to kernel
   EXPECT_TRUE(t.meta.warnings.size() == 1 && t.meta.warnings[0].find("'extra'") != std::string::npos)
@@ -121,7 +116,7 @@ TEST(ParallelImport, AManyWindowTraceGivesTheSameTraceBothWays) {
 
 ImportWindowStats statsOf(const std::string& text, size_t window) {
   ImportWindowStats stats;
-  ChromeImportOptions o = mode(true, window);
+  ChromeImportOptions o = importMode(true, window);
   o.stats = &stats;
   importChromeTraceFromBuffer(text, "test.json", o);
   return stats;
@@ -138,11 +133,11 @@ TEST(ParallelImport, MiddleWindowsAreReadAheadOnTwoThreads) {
   // The same events as a top-level array.
   std::string array = "[\n" + text.substr(text.find("{\"ph\"")) ;
   array = array.substr(0, array.rfind("],")) + "]\n";
-  Trace object_form = importChromeTraceFromBuffer(text, "test.json", mode(false, 1u << 30));
+  Trace object_form = importChromeTraceFromBuffer(text, "test.json", importMode(false, 1u << 30));
   for (size_t window : {1000u, 4096u}) {
     expectSameBothWays(array, window, "top-level array");
     EXPECT_GT(statsOf(array, window).read_ahead, 0u) << "window " << window;
-    EXPECT_EQ(importChromeTraceFromBuffer(array, "test.json", mode(true, window)).eventCount(), object_form.eventCount());
+    EXPECT_EQ(importChromeTraceFromBuffer(array, "test.json", importMode(true, window)).eventCount(), object_form.eventCount());
   }
 }
 
@@ -163,7 +158,7 @@ TEST(ParallelImport, CutsThatAreNotBetweenEventsAreCaughtAndReadAgain) {
     EXPECT_GT(stats.ahead_failures, 0u) << "window " << window << ": no cut inside args was tried; " << stats.read_ahead
                                         << " of " << stats.windows << " windows read ahead";
   }
-  EXPECT_EQ(importChromeTraceFromBuffer(text, "test.json", mode(true, 1000)).eventCount(), 1001u);
+  EXPECT_EQ(importChromeTraceFromBuffer(text, "test.json", importMode(true, 1000)).eventCount(), 1001u);
 }
 
 TEST(ParallelImport, MalformedInputGivesTheSameErrorWithItsLocation) {
@@ -201,7 +196,7 @@ TEST(ParallelImport, CancelStopsBothWays) {
     ImportProgress progress;
     progress.cancel = true;
     try {
-      importChromeTraceFromBuffer(text, "test.json", mode(parallel, 1000, &progress));
+      importChromeTraceFromBuffer(text, "test.json", importMode(parallel, 1000, &progress));
       FAIL() << "a cancelled import returned a trace (parallel " << parallel << ")";
     } catch (const TraceImportCancelled& e) {
       EXPECT_EQ(std::string(e.what()), "test.json: cancelled");
