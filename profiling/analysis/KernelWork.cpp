@@ -3,8 +3,11 @@
 #include "profiling/analysis/KernelWork.h"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 
+#include "profiling/analysis/GraphReplayWork.h"
+#include "profiling/analysis/KernelWorkInputs.h"
 #include "profiling/analysis/NameFlags.h"
 #include "profiling/trace/TraceArgs.h"
 
@@ -42,7 +45,7 @@ struct Credit {
 
 struct Source {
   EventRef op;
-  bool shadowed = false;  // a nested modelled op launched GPU work: this one counts none
+  std::vector<size_t> nested;  // sources nested in this one (indices), whose work it contains
   std::vector<size_t> kernels;  // indices into the result
 };
 
@@ -117,12 +120,14 @@ class OpWorkMemo {
     key_ += char(in.has_dims);
     key_ += char(in.has_types);
     for (const OpInput& i : in.inputs) {
-      const size_t dims = i.dims.size(), type = i.type.size();
       key_ += char(i.tensor_list);
-      key_.append(reinterpret_cast<const char*>(&dims), sizeof(dims));
-      key_.append(reinterpret_cast<const char*>(i.dims.data()), dims * sizeof(int64_t));
-      key_.append(reinterpret_cast<const char*>(&type), sizeof(type));
-      key_ += i.type;
+      key_ += char(i.list_recorded);
+      appendDims(i.dims);
+      appendSized(i.type);
+      appendSized(i.concrete);
+      const size_t lists = i.list_dims.size();
+      key_.append(reinterpret_cast<const char*>(&lists), sizeof(lists));
+      for (const auto& d : i.list_dims) appendDims(d);
     }
     auto it = results_.find(key_);
     if (it == results_.end()) it = results_.emplace(key_, opWork(name, in)).first;
@@ -130,6 +135,17 @@ class OpWorkMemo {
   }
 
  private:
+  void appendDims(const std::vector<int64_t>& dims) {
+    const size_t n = dims.size();
+    key_.append(reinterpret_cast<const char*>(&n), sizeof(n));
+    key_.append(reinterpret_cast<const char*>(dims.data()), n * sizeof(int64_t));
+  }
+  void appendSized(const std::string& text) {
+    const size_t n = text.size();
+    key_.append(reinterpret_cast<const char*>(&n), sizeof(n));
+    key_ += text;
+  }
+
   std::string key_;
   std::unordered_map<std::string, OpWorkResult> results_;
 };
@@ -145,7 +161,7 @@ std::vector<Source> groupSources(std::vector<Credit> credits) {
   std::vector<Source> sources;
   for (size_t c = 0; c < credits.size(); ++c) {
     if (c == 0 || credits[c].event != credits[c - 1].event)
-      sources.push_back({{uint32_t(credits[c].event >> 32), uint32_t(credits[c].event)}, false, {}});
+      sources.push_back({{uint32_t(credits[c].event >> 32), uint32_t(credits[c].event)}, {}, {}});
     sources.back().kernels.push_back(credits[c].op);
   }
   return sources;
@@ -159,6 +175,7 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
   // replays: the op around the launch says nothing about the graph's
   // kernels, except fuselab's own ops, which replay exactly their own launches.
   std::vector<Credit> by_launch;
+  std::vector<uint8_t> replayed(gpu_ops.size(), 0);
   const std::vector<uint8_t> graph_launch =
       nameFlags(trace.strings, [](std::string_view name) { return name.find("GraphLaunch") != std::string_view::npos; });
   for (size_t k = 0; k < gpu_ops.size(); ++k) {
@@ -178,6 +195,7 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       const uint32_t launch_name = trace.tracks[link->launch->track].name_id[link->launch->index];
       const bool graph = link->gpu_ops.size() > 1 || graph_launch[launch_name];
       if (graph) w.note = "replayed from a CUDA graph: its ops' shapes are not recorded";
+      replayed[k] = graph;
       by_launch.push_back({key(*link->launch), k, graph});
     }
   }
@@ -229,18 +247,22 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
   }
   std::vector<Source> sources = groupSources(std::move(by_source));
 
-  // A source with another source nested inside it: its work is already counted there.
-  std::vector<Source*> stack;
-  for (Source& s : sources) {
+  // Sources nested in each source, at any depth (sources are in event order).
+  std::vector<size_t> stack;
+  for (size_t k = 0; k < sources.size(); ++k) {
+    const Source& s = sources[k];
     const Track& t = trace.tracks[s.op.track];
-    while (!stack.empty() && (stack.back()->op.track != s.op.track ||
-                              t.end_ns(stack.back()->op.index) <= t.start_ns[s.op.index]))
+    while (!stack.empty() && (sources[stack.back()].op.track != s.op.track ||
+                              t.end_ns(sources[stack.back()].op.index) <= t.start_ns[s.op.index]))
       stack.pop_back();
-    for (Source* outer : stack) outer->shadowed = true;
-    stack.push_back(&s);
+    for (size_t outer : stack) sources[outer].nested.push_back(k);
+    stack.push_back(k);
   }
 
   OpWorkMemo memo;
+  InputCompleter completer(trace);
+  std::vector<const OpWorkResult*> result_of(sources.size());
+  std::deque<OpWorkResult> completed;  // results whose notes say what was completed
   // The args of ops spread over gigabytes of text: each read missed the
   // cache, so those of a few sources ahead are asked for early.
   auto prefetchArgs = [&](size_t k) {
@@ -252,22 +274,52 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     const Source& s = sources[k];
     prefetchArgs(k + 8);
     const std::string_view name = trace.name(s.op);
-    if (s.shadowed) {
-      for (size_t i : s.kernels)
-        out[i].note = "inside " + std::string(name) + ", whose work a nested op already counts";
-      continue;
-    }
     const Track& t = trace.tracks[s.op.track];
-    const OpWorkResult& r = memo.get(t.name_id[s.op.index], name, parseOpInputs(trace.argsJson(t.args[s.op.index])));
-    if (r.work) {
-      creditWork(trace, gpu_ops, s, r, out);
-      continue;
-    }
-    for (size_t i : s.kernels) {
-      out[i].source = s.op;
-      out[i].note = r.note;
+    OpInputs inputs = parseOpInputs(trace.argsJson(t.args[s.op.index]));
+    const std::string filled = completer.complete(s.op, name, trace.name(gpu_ops[s.kernels.front()]), inputs);
+    result_of[k] = &memo.get(t.name_id[s.op.index], name, inputs);
+    if (result_of[k]->work && !filled.empty()) {
+      completed.push_back(*result_of[k]);
+      completed.back().note += "; " + filled;
+      result_of[k] = &completed.back();
     }
   }
+
+  // Inner sources first: an op with sources nested in it (attention's math
+  // around its bmm and softmax) keeps for its own kernels what its work
+  // leaves after theirs, or none. Nested helpers (a backward's zero_, a
+  // copy) count apart: the op's model does not include them.
+  std::vector<Work> credited(sources.size());
+  for (size_t k = sources.size(); k-- > 0;) {
+    const Source& s = sources[k];
+    const OpWorkResult& r = *result_of[k];
+    if (!r.work) {
+      for (size_t i : s.kernels) {
+        out[i].source = s.op;
+        out[i].note = r.note;
+      }
+      continue;
+    }
+    if (s.nested.empty()) {
+      creditWork(trace, gpu_ops, s, r, out);
+      credited[k] = *r.work;
+      continue;
+    }
+    Work rest = *r.work;
+    for (size_t n : s.nested) {
+      if (isMemoryHelperName(trace.name(sources[n].op))) continue;
+      rest.flops -= credited[n].flops;
+      rest.bytes -= credited[n].bytes;
+    }
+    if (rest.bytes > 0 && rest.flops >= 0) {
+      creditWork(trace, gpu_ops, s, OpWorkResult{rest, r.note + "; less what the ops nested in it count", {}}, out);
+      credited[k] = rest;
+      continue;
+    }
+    for (size_t i : s.kernels)
+      out[i].note = "inside " + std::string(trace.name(s.op)) + ", whose work a nested op already counts";
+  }
+  creditGraphReplays(trace, gpu_ops, replayed, out);
   return out;
 }
 

@@ -6,16 +6,24 @@
 //   writes device memory (2 x bytes); host copies and memsets touch it once.
 // - A kernel: the launch call's enclosing CPU ops, innermost first; the first
 //   with a model (hasWorkModel) is its source (aten::linear -> aten::addmm:
-//   addmm). An op whose work a nested modelled op already counts gives none
-//   (no double counting): its kernels are unknown, with that reason.
+//   addmm). A source op with sources nested in it (attention's math around
+//   its bmm and softmax) gives its own kernels what its work leaves after
+//   theirs, and none when nothing is left (no double counting): those
+//   kernels are then unknown, with that reason. Nested elementwise ops,
+//   copies and fills (a backward's zero_) are helpers its model does not
+//   count, and are not taken from it.
 // - Several kernels from one source op (split-K GEMM + splitKreduce, a GEMM
 //   and its memset are not: memsets carry their own bytes): the op's work is
 //   split in proportion to the kernels' durations, so each kernel shows the
 //   op's intensity and achieved rate; `share` and `op_kernels` say so.
 //   Except where the op's model names each kernel's part (fuselab's fused
 //   MLP: its GeGLU GEMM and its down GEMM): each kernel gets its part.
-// - Otherwise (no launch captured, a CUDA graph replay, no model, no input
-//   dims or types): unknown, with the reason in `note`.
+// - Inputs the trace leaves out are completed first (KernelWorkInputs.h: a
+//   tensor list's dtype, a fused optimizer's parameters).
+// - A kernel replayed from a CUDA graph with no op of its own: the work of an
+//   earlier eager launch of the same kernel and grid (GraphReplayWork.h).
+// - Otherwise (no launch captured, no model, no input dims or types):
+//   unknown, with the reason in `note`.
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,11 @@
-// parseOpInputs: an op's "Input Dims" and "Input type" from its args. The
+// parseOpInputs: an op's "Input Dims", "Input type" and "Concrete Inputs". The
 // analysis reads the args of every modelled op (a fifth of `fuselab analyze`
 // went to nlohmann's DOM), so simdjson reads them; the rare args it cannot
 // read the same way (simdjson errors, non-integer dims such as -0) go to the
 // nlohmann reading, which defines the result.
 #include <simdjson.h>
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "profiling/analysis/OpWork.h"
@@ -12,6 +13,12 @@
 namespace fuselab {
 
 namespace {
+
+// A "TensorList" input whose dims were left out is still a list.
+void markUnrecordedLists(OpInputs& in) {
+  for (OpInput& i : in.inputs)
+    if (i.type == "TensorList") i.tensor_list = true;
+}
 
 // [d0, d1, ...] of non-negative integers; false for anything else.
 bool readShape(const nlohmann::json& j, std::vector<int64_t>& out) {
@@ -31,9 +38,11 @@ OpInputs parseWithNlohmann(std::string_view args_json) {
   if (dims == args.end() || !dims->is_array()) return out;
   for (const auto& d : *dims) {
     OpInput in;
-    if (d.is_array() && !d.empty() && d[0].is_array()) {  // a tensor list: keep its first tensor's dims
-      in.tensor_list = true;
-      if (!readShape(d[0], in.dims)) return out;
+    if (d.is_array() && !d.empty() && d[0].is_array()) {  // a tensor list: dims of each, the first's as dims
+      in.tensor_list = in.list_recorded = true;
+      for (const auto& element : d)
+        if (!readShape(element, in.list_dims.emplace_back())) return out;
+      in.dims = in.list_dims.front();
     } else if (!readShape(d, in.dims)) {
       return out;
     }
@@ -45,7 +54,12 @@ OpInputs parseWithNlohmann(std::string_view args_json) {
     for (size_t i = 0; i < types->size(); ++i)
       if ((*types)[i].is_string()) out.inputs[i].type = (*types)[i].get<std::string>();
     out.has_types = true;
+    markUnrecordedLists(out);
   }
+  const auto concrete = args.find("Concrete Inputs");
+  if (concrete != args.end() && concrete->is_array() && concrete->size() == out.inputs.size())
+    for (size_t i = 0; i < concrete->size(); ++i)
+      if ((*concrete)[i].is_string()) out.inputs[i].concrete = (*concrete)[i].get<std::string>();
   return out;
 }
 
@@ -80,11 +94,12 @@ OpInputs parseWithSimdjson(std::string_view args_json) {
   dom::object args;
   if (root.get_object().get(args)) return out;
   // A repeated key counts as its last occurrence (as nlohmann reads it).
-  dom::element dims_value, types_value;
-  bool has_dims_key = false, has_types_key = false;
+  dom::element dims_value, types_value, concrete_value;
+  bool has_dims_key = false, has_types_key = false, has_concrete_key = false;
   for (dom::key_value_pair kv : args) {
     if (kv.key == "Input Dims") dims_value = kv.value, has_dims_key = true;
     else if (kv.key == "Input type") types_value = kv.value, has_types_key = true;
+    else if (kv.key == "Concrete Inputs") concrete_value = kv.value, has_concrete_key = true;
   }
   dom::array dims;
   if (!has_dims_key || dims_value.get_array().get(dims)) return out;
@@ -93,8 +108,10 @@ OpInputs parseWithSimdjson(std::string_view args_json) {
     dom::array list;
     dom::element first;
     if (!d.get_array().get(list) && !list.at(0).get(first) && first.is_array()) {
-      in.tensor_list = true;
-      if (!readShape(first, in.dims)) return out;
+      in.tensor_list = in.list_recorded = true;
+      for (dom::element element : list)
+        if (!readShape(element, in.list_dims.emplace_back())) return out;
+      in.dims = in.list_dims.front();
     } else if (!readShape(d, in.dims)) {
       return out;
     }
@@ -110,11 +127,59 @@ OpInputs parseWithSimdjson(std::string_view args_json) {
       ++i;
     }
     out.has_types = true;
+    markUnrecordedLists(out);
+  }
+  dom::array concrete;
+  if (has_concrete_key && !concrete_value.get_array().get(concrete) && concrete.size() == out.inputs.size()) {
+    size_t i = 0;
+    for (dom::element c : concrete) {
+      std::string_view s;
+      if (!c.get_string().get(s)) out.inputs[i].concrete = std::string(s);
+      ++i;
+    }
   }
   return out;
 }
 
+// "12" -> 12, "-1" -> -1; nullopt for anything else.
+std::optional<int64_t> parseInt(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
 }  // namespace
+
+std::optional<int64_t> OpInputs::concreteInt(size_t i) const {
+  if (i >= inputs.size()) return std::nullopt;
+  return parseInt(inputs[i].concrete);
+}
+
+std::optional<std::vector<int64_t>> OpInputs::concreteInts(size_t i) const {
+  if (i >= inputs.size()) return std::nullopt;
+  std::string_view s = inputs[i].concrete;
+  if (s.size() < 2 || s.front() != '[' || s.back() != ']') return std::nullopt;
+  s = s.substr(1, s.size() - 2);
+  std::vector<int64_t> out;
+  while (!s.empty()) {
+    const size_t comma = s.find(',');
+    auto v = parseInt(s.substr(0, comma));
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+    s = comma == std::string_view::npos ? std::string_view{} : s.substr(comma + 1);
+  }
+  return out;
+}
+
+std::optional<bool> OpInputs::concreteFlag(size_t i) const {
+  if (i >= inputs.size()) return std::nullopt;
+  if (inputs[i].concrete == "True") return true;
+  if (inputs[i].concrete == "False") return false;
+  return std::nullopt;
+}
 
 OpInputs parseOpInputs(std::string_view args_json) {
   if (args_json.empty()) return {};

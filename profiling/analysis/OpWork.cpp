@@ -39,16 +39,35 @@ int64_t OpInput::numel() const {
 
 std::optional<int> elementBytes(const OpInput& in) { return dtypeBytes(in.type); }
 
+namespace {
+
+struct Family {
+  bool (*has)(std::string_view);
+  std::optional<OpWorkResult> (*work)(std::string_view, const OpInputs&);
+};
+
+constexpr Family kFamilies[] = {
+    {isGemmModelName, gemmWork},           {isAttentionModelName, attentionWork},
+    {isElementwiseModelName, elementwiseWork}, {isReductionModelName, reductionWork},
+    {isIndexingModelName, indexingWork},   {isOptimizerModelName, optimizerWork},
+    {isTritonModelName, tritonWork},
+};
+
+}  // namespace
+
 bool hasWorkModel(std::string_view op_name) {
-  return isGemmModelName(op_name) || isElementwiseModelName(op_name);
+  for (const Family& f : kFamilies)
+    if (f.has(op_name)) return true;
+  return false;
 }
 
 OpWorkResult opWork(std::string_view op_name, const OpInputs& in) {
   if (!hasWorkModel(op_name)) return {std::nullopt, "no work model for " + std::string(op_name)};
   if (!in.has_dims) return {std::nullopt, std::string(op_name) + " was recorded without input dims (record_shapes)"};
   if (!in.has_types) return {std::nullopt, std::string(op_name) + " was recorded without input types"};
-  if (auto r = gemmWork(op_name, in)) return *r;
-  if (auto r = elementwiseWork(op_name, in)) return *r;
+  for (const Family& f : kFamilies)
+    if (f.has(op_name))
+      if (auto r = f.work(op_name, in)) return *r;
   return {std::nullopt, "no work model for " + std::string(op_name)};
 }
 

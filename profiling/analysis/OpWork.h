@@ -7,9 +7,14 @@
 // element. An op without a model, or without the dims or types its model
 // needs, has unknown work: never a guess.
 //
-// The models: OpWorkGemm.cpp (mm, addmm, bmm, baddbmm, matmul, linear,
-// attention, fuselab's own kernels), OpWorkElementwise.cpp (elementwise and
-// activation ops, copies, fills, layer_norm, rms_norm, softmax).
+// The models, one family per file: OpWorkGemm.cpp (mm, addmm, bmm, baddbmm,
+// matmul, linear, fuselab's own kernels), OpWorkAttention.cpp (every SDPA
+// backend, forward and backward), OpWorkElementwise.cpp (elementwise and
+// activation ops and their backwards, dropout, copies, fills, norms and
+// softmax and their backwards), OpWorkReduction.cpp (sum, mean, norms, ...,
+// nll_loss), OpWorkIndexing.cpp (embedding and its backward, gather,
+// index_select, cat), OpWorkOptimizer.cpp (fused optimizers, _foreach_*),
+// OpWorkTriton.cpp (Inductor's Triton kernels).
 #pragma once
 
 #include <cstdint>
@@ -29,7 +34,12 @@ Precision precisionOfType(std::string_view dtype);  // "c10::BFloat16" -> BF16, 
 struct OpInput {
   std::vector<int64_t> dims;  // empty for scalars and non-tensors
   std::string type;           // "c10::BFloat16", "float", "Scalar", "" ...
-  bool tensor_list = false;   // a list of tensors (dims of its first element)
+  bool tensor_list = false;   // a list of tensors (dims: its first element's, when recorded)
+  // Its elements' dims were recorded, in list_dims (torch.profiler leaves
+  // those of a list of more than 30 tensors out).
+  bool list_recorded = false;
+  std::vector<std::vector<int64_t>> list_dims;
+  std::string concrete;       // its "Concrete Inputs" entry (a scalar's value, "[0]"), "" when none
   int64_t numel() const;      // product of dims; 0 for an empty dims list
 };
 
@@ -37,9 +47,14 @@ struct OpInputs {
   std::vector<OpInput> inputs;
   bool has_dims = false;   // "Input Dims" was recorded
   bool has_types = false;  // "Input type" was recorded
+  // Input i's concrete value as an integer / integer list / flag, nullopt
+  // when not recorded or not of that form ("1", "[0, 1]", "True").
+  std::optional<int64_t> concreteInt(size_t i) const;
+  std::optional<std::vector<int64_t>> concreteInts(size_t i) const;
+  std::optional<bool> concreteFlag(size_t i) const;
 };
 
-// Reads "Input Dims" and "Input type" from an op's args object (malformed or
+// Reads "Input Dims", "Input type" and "Concrete Inputs" from an op's args object (malformed or
 // absent args give has_dims = false).
 OpInputs parseOpInputs(std::string_view args_json);
 
@@ -73,9 +88,27 @@ OpWorkResult opWork(std::string_view op_name, const OpInputs& in);
 // Models, one family per file (internal; dispatched by opWork). Each returns
 // nullopt when it does not know `op_name`.
 std::optional<OpWorkResult> gemmWork(std::string_view op_name, const OpInputs& in);
+std::optional<OpWorkResult> attentionWork(std::string_view op_name, const OpInputs& in);
 std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpInputs& in);
+std::optional<OpWorkResult> reductionWork(std::string_view op_name, const OpInputs& in);
+std::optional<OpWorkResult> indexingWork(std::string_view op_name, const OpInputs& in);
+std::optional<OpWorkResult> optimizerWork(std::string_view op_name, const OpInputs& in);
+std::optional<OpWorkResult> tritonWork(std::string_view op_name, const OpInputs& in);
 bool isGemmModelName(std::string_view op_name);
+bool isAttentionModelName(std::string_view op_name);
 bool isElementwiseModelName(std::string_view op_name);
+bool isReductionModelName(std::string_view op_name);
+bool isIndexingModelName(std::string_view op_name);
+bool isOptimizerModelName(std::string_view op_name);
+bool isTritonModelName(std::string_view op_name);
+
+// Elementwise ops, copies and fills: nested in another modelled op, they are
+// its helpers (zeroing an accumulator, a layout copy, a mask), whose work the
+// op's own model does not count.
+bool isMemoryHelperName(std::string_view op_name);
+
+// _fused_adamw_, _fused_adam_, _fused_sgd_: their parameter list is input 0.
+bool isFusedOptimizerName(std::string_view op_name);
 
 // Element size of an input's dtype, nullopt when not a known tensor dtype.
 std::optional<int> elementBytes(const OpInput& in);

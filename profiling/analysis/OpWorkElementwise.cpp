@@ -1,7 +1,11 @@
-// Work models of elementwise and activation ops, copies and fills, and the
-// row-wise ops layer_norm, rms_norm and softmax. FLOPs per output element as
-// listed below (an activation counts as one operation); bytes = every tensor
-// input once + the output (broadcast shape, first tensor input's dtype) once.
+// Work models of elementwise and activation ops and their backwards, dropout,
+// copies and fills, and the row-wise ops layer_norm, rms_norm and softmax and
+// their backwards. FLOPs per output element as listed below (an activation or
+// its derivative counts as one operation); bytes = every tensor input once +
+// the outputs once. An output has the widest floating dtype of the inputs
+// (where(cond, x, y) writes x's), or bool for comparisons, except row-wise
+// ops, copies and fills, which write their first tensor's; the precision is
+// that dtype's.
 #include <algorithm>
 #include <map>
 
@@ -12,15 +16,21 @@ namespace fuselab {
 namespace {
 
 enum class Kind : uint8_t {
-  Map,       // out = f(inputs), broadcast: reads the inputs, writes the output
-  Copy,      // copy_(self, src): reads src, writes self
-  Fill,      // fill_/zero_(self): writes self
-  RowWise,   // layer_norm, rms_norm, softmax: reads input (+ weights), writes an output like the input
+  Map,        // out = f(inputs), broadcast: reads the inputs, writes the output
+  Predicate,  // a Map whose output is bool (isinf, eq, ...)
+  Dropout,    // native_dropout(x): reads x, writes the output and a bool mask
+  Copy,       // copy_(self, src): reads src, writes self
+  Fill,       // fill_/zero_(self): writes self
+  RowWise,    // layer_norm, softmax, ...: reads its tensors, writes an output like the first
+  RowWiseBackward,  // a norm's backward: also writes the weight's (and bias') gradient
 };
 
 struct Model {
   Kind kind;
   double flops_per_element;
+  int weight_at = -1;      // RowWiseBackward: the weight input, whose gradients are written
+  int weight_grads = 0;    // how many weight-shaped gradients (weight, bias)
+  int skip_input = -1;     // an input the kernels do not read (layer_norm_backward's bias)
 };
 
 const std::map<std::string_view, Model, std::less<>>& models() {
@@ -28,8 +38,20 @@ const std::map<std::string_view, Model, std::less<>>& models() {
     std::map<std::string_view, Model, std::less<>> m;
     for (std::string_view op : {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "neg", "abs", "exp",
                                 "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "sigmoid", "tanh", "relu", "gelu",
-                                "silu", "clamp", "clamp_min", "clamp_max", "hardtanh", "leaky_relu", "threshold"})
+                                "silu", "clamp", "clamp_min", "clamp_max", "hardtanh", "leaky_relu", "threshold",
+                                "square", "masked_fill", "sign"})
       m.emplace(op, Model{Kind::Map, 1});
+    // The derivative times the incoming gradient: two per element.
+    for (std::string_view op : {"gelu_backward", "silu_backward", "sigmoid_backward", "tanh_backward",
+                                "threshold_backward", "hardtanh_backward", "leaky_relu_backward",
+                                "native_dropout_backward"})
+      m.emplace(op, Model{Kind::Map, 2});
+    for (std::string_view op : {"addcmul", "addcdiv", "lerp"}) m.emplace(op, Model{Kind::Map, 2});
+    for (std::string_view op : {"tril", "triu"}) m.emplace(op, Model{Kind::Map, 0});
+    for (std::string_view op : {"isinf", "isnan", "isneginf", "isposinf", "eq", "ne", "lt", "le", "gt", "ge",
+                                "logical_not", "logical_and", "logical_or"})
+      m.emplace(op, Model{Kind::Predicate, 1});
+    m.emplace("native_dropout", Model{Kind::Dropout, 2});  // keep or not, scale
     m.emplace("fuselab::geglu", Model{Kind::Map, 2});  // gelu(gate) * up: two per output element
     m.emplace("copy_", Model{Kind::Copy, 0});
     m.emplace("clone", Model{Kind::Copy, 0});
@@ -38,12 +60,20 @@ const std::map<std::string_view, Model, std::less<>>& models() {
     // mean, variance (sub, square, add), normalize (sub, mul), affine (mul, add)
     m.emplace("layer_norm", Model{Kind::RowWise, 8});
     m.emplace("native_layer_norm", Model{Kind::RowWise, 8});
+    // (grad_out, input, shape, mean, rstd, weight, bias, mask): x-hat (2),
+    // weight and bias gradients (3), dx-hat (1), two row means (2), dx (4).
+    m.emplace("native_layer_norm_backward", Model{Kind::RowWiseBackward, 12, 5, 2, 6});
     // square, add, scale, weight
     m.emplace("rms_norm", Model{Kind::RowWise, 4});
     m.emplace("_fused_rms_norm", Model{Kind::RowWise, 4});
+    // (grad_out, input, shape, rstd, weight, mask): x-hat, weight gradient, a row mean, dx.
+    m.emplace("_fused_rms_norm_backward", Model{Kind::RowWiseBackward, 8, 4, 1});
     // max, subtract, exp, sum, divide
-    for (std::string_view op : {"softmax", "_softmax", "log_softmax", "_log_softmax"})
+    for (std::string_view op : {"softmax", "_softmax", "log_softmax", "_log_softmax", "_safe_softmax"})
       m.emplace(op, Model{Kind::RowWise, 5});
+    // (grad_out, output, dim, dtype): a row's dot product (2), subtract, multiply (or exp)
+    for (std::string_view op : {"_softmax_backward_data", "_log_softmax_backward_data"})
+      m.emplace(op, Model{Kind::RowWise, 4});
     return m;
   }();
   return table;
@@ -55,7 +85,9 @@ std::string_view modelKey(std::string_view op_name) {
   if (models().count(op_name)) return op_name;
   if (op_name.ends_with('_')) {
     std::string_view base = op_name.substr(0, op_name.size() - 1);
-    if (auto it = models().find(base); it != models().end() && it->second.kind == Kind::Map) return base;
+    if (auto it = models().find(base);
+        it != models().end() && (it->second.kind == Kind::Map || it->second.kind == Kind::Predicate))
+      return base;
   }
   return {};
 }
@@ -75,9 +107,30 @@ double broadcastElements(const OpInputs& in) {
   return n;
 }
 
+// The widest floating-point tensor input (the output's dtype), else the first tensor input.
+const OpInput* outputLike(const OpInputs& in) {
+  const OpInput* first = nullptr;
+  const OpInput* widest = nullptr;
+  for (const OpInput& i : in.inputs) {
+    if (i.dims.empty()) continue;
+    if (!first) first = &i;
+    const Precision p = precisionOfType(i.type);
+    if (p == Precision::BF16 || p == Precision::FP16 || p == Precision::FP32)
+      if (!widest || elementBytes(i).value_or(0) > elementBytes(*widest).value_or(0)) widest = &i;
+  }
+  return widest ? widest : first;
+}
+
 }  // namespace
 
 bool isElementwiseModelName(std::string_view op_name) { return !modelKey(op_name).empty(); }
+
+bool isMemoryHelperName(std::string_view op_name) {
+  const std::string_view key = modelKey(op_name);
+  if (key.empty()) return false;
+  const Kind k = models().find(key)->second.kind;
+  return k == Kind::Map || k == Kind::Predicate || k == Kind::Copy || k == Kind::Fill;
+}
 
 std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpInputs& in) {
   const std::string_view key = modelKey(op_name);
@@ -91,8 +144,12 @@ std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpIn
       break;
     }
   if (!first) return OpWorkResult{std::nullopt, name + ": no tensor input recorded"};
+  // Copies, fills and row-wise ops write their first tensor's dtype.
+  const bool like_first = model.kind == Kind::Copy || model.kind == Kind::Fill || model.kind == Kind::RowWise ||
+                          model.kind == Kind::RowWiseBackward;
+  const OpInput& out_like = like_first ? *first : *outputLike(in);
   Work w;
-  w.precision = precisionOfType(first->type);
+  w.precision = precisionOfType(out_like.type);
   auto bytesOf = [&](const OpInput& i, double elements) -> std::optional<double> {
     auto e = elementBytes(i);
     if (!e) return std::nullopt;
@@ -125,19 +182,45 @@ std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpIn
       return OpWorkResult{w, name + ": reads the source once, writes the copy once"};
     }
     case Kind::Map:
-    case Kind::RowWise: {
-      const double out = model.kind == Kind::Map ? broadcastElements(in) : double(first->numel());
+    case Kind::Predicate:
+    case Kind::Dropout:
+    case Kind::RowWise:
+    case Kind::RowWiseBackward: {
+      const bool rows = model.kind == Kind::RowWise || model.kind == Kind::RowWiseBackward;
+      const double out = rows ? double(first->numel()) : broadcastElements(in);
       // Row-wise ops: the row length and eps are not tensors; weight and bias are read once.
-      for (const OpInput& i : in.inputs) {
-        if (i.dims.empty()) continue;
+      for (size_t k = 0; k < in.inputs.size(); ++k) {
+        const OpInput& i = in.inputs[k];
+        if (i.dims.empty() || int(k) == model.skip_input) continue;
         auto b = bytesOf(i, double(i.numel()));
         if (!b) return unknownType(i);
         w.bytes += *b;
       }
-      w.bytes += *bytesOf(*first, out);
+      std::string what = "inputs and output once";
+      if (model.kind == Kind::Predicate) {
+        w.bytes += out;  // bool
+        what = "inputs once, a bool output";
+      } else if (model.kind == Kind::RowWiseBackward) {
+        // The input's gradient at the input's dtype (input 1), the weight's gradients at the weight's.
+        auto in_grad = bytesOf(in.inputs.size() > 1 ? in.inputs[1] : *first, out);
+        if (!in_grad) return unknownType(*first);
+        w.bytes += *in_grad;
+        if (model.weight_at >= 0 && size_t(model.weight_at) < in.inputs.size() &&
+            !in.inputs[model.weight_at].dims.empty()) {
+          const OpInput& weight = in.inputs[model.weight_at];
+          w.bytes += model.weight_grads * *bytesOf(weight, double(weight.numel()));
+          what = "inputs once, the input's and the weight's gradients once";
+        }
+      } else {
+        w.bytes += *bytesOf(out_like, out);
+        if (model.kind == Kind::Dropout) {
+          w.bytes += out;  // the bool mask
+          what = "input once, output and bool mask once";
+        }
+      }
       w.flops = model.flops_per_element * out;
-      return OpWorkResult{w, name + ": " + std::to_string(int(model.flops_per_element)) +
-                                 " FLOP per output element; inputs and output once"};
+      return OpWorkResult{w, name + ": " + std::to_string(int(model.flops_per_element)) + " FLOP per " +
+                                 (rows ? "element; " : "output element; ") + what};
     }
   }
   return std::nullopt;

@@ -1,84 +1,24 @@
 // Work models of matrix products: mm, addmm, bmm, baddbmm, matmul, linear,
-// scaled-dot-product attention, and fuselab's fused MLP kernels (which declare
+// and fuselab's fused MLP kernels (which declare
 // themselves as fuselab::* ops around their launches, kernels/FusedMlp.cpp).
 // FLOPs = 2 x multiply-adds (+1 per output element for a bias); bytes = every
 // input once + the output once.
 #include <algorithm>
 #include <array>
 
-#include "profiling/analysis/OpWork.h"
+#include "profiling/analysis/OpWorkBuilder.h"
 
 namespace fuselab {
 
 namespace {
 
-std::string_view shortName(std::string_view op_name) {
-  if (op_name.starts_with("aten::")) op_name.remove_prefix(6);
-  return op_name;
-}
-
-constexpr std::array<std::string_view, 14> kGemmOps = {
-    "mm",
-    "addmm",
-    "bmm",
-    "baddbmm",
-    "matmul",
-    "linear",
-    "scaled_dot_product_attention",
-    "_scaled_dot_product_flash_attention",
-    "_scaled_dot_product_efficient_attention",
-    "_scaled_dot_product_cudnn_attention",
-    "_flash_attention_forward",
-    "_efficient_attention_forward",
-    "fuselab::fused_mlp",
+constexpr std::array<std::string_view, 7> kGemmOps = {
+    "mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "fuselab::fused_mlp",
 };
-
-struct Builder {
-  const OpInputs& in;
-  std::string_view name;
-  Work work;
-  std::string error;
-
-  // Bytes of input i read once; false (with error) when its dtype is unknown.
-  bool read(size_t i) {
-    if (i >= in.inputs.size()) return fail("missing input " + std::to_string(i));
-    if (in.inputs[i].dims.empty()) return true;  // a scalar or an absent optional input
-    auto e = elementBytes(in.inputs[i]);
-    if (!e) return fail("unknown dtype '" + in.inputs[i].type + "' of input " + std::to_string(i));
-    work.bytes += double(in.inputs[i].numel()) * *e;
-    return true;
-  }
-  // The output, `elements` elements of input i's dtype.
-  void write(size_t i, double elements) { work.bytes += elements * *elementBytes(in.inputs[i]); }
-  bool fail(std::string why) {
-    error = std::string(name) + ": " + std::move(why);
-    return false;
-  }
-  // Input i's dims; none for an input the op was not recorded with.
-  const std::vector<int64_t>& dims(size_t i) const {
-    static const std::vector<int64_t> kNone;
-    return i < in.inputs.size() ? in.inputs[i].dims : kNone;
-  }
-  bool rank(size_t i, size_t r) {
-    if (i >= in.inputs.size() || dims(i).size() != r)
-      return fail("input " + std::to_string(i) + " is not " + std::to_string(r) + "-D");
-    return true;
-  }
-  OpWorkResult result(std::string formula) {
-    if (!error.empty()) return {std::nullopt, error};
-    return {work, std::string(name) + ": " + formula};
-  }
-};
-
-double product(const std::vector<int64_t>& d, size_t begin, size_t end) {
-  double p = 1;
-  for (size_t i = begin; i < end && i < d.size(); ++i) p *= double(d[i]);
-  return p;
-}
 
 // a [.., M, K] x b [.., K, N] with broadcast batch dims (matmul's rules; a 1-D
 // operand is a row or column vector).
-bool matmulShape(Builder& b, size_t ia, size_t ib, double& batch, double& m, double& k, double& n) {
+bool matmulShape(WorkBuilder& b, size_t ia, size_t ib, double& batch, double& m, double& k, double& n) {
   if (std::max(ia, ib) >= b.in.inputs.size()) return b.fail("missing input " + std::to_string(std::max(ia, ib)));
   auto a = b.dims(ia), w = b.dims(ib);
   if (a.empty() || w.empty()) return b.fail("a 0-D operand");
@@ -100,7 +40,7 @@ bool matmulShape(Builder& b, size_t ia, size_t ib, double& batch, double& m, dou
   return true;
 }
 
-OpWorkResult gemm(Builder& b, size_t ia, size_t ib, std::optional<size_t> bias) {
+OpWorkResult gemm(WorkBuilder& b, size_t ia, size_t ib, std::optional<size_t> bias) {
   double batch = 1, m = 0, k = 0, n = 0;
   if (!matmulShape(b, ia, ib, batch, m, k, n) || !b.read(ia) || !b.read(ib)) return b.result("");
   const bool has_bias = bias && *bias < b.in.inputs.size() && !b.dims(*bias).empty();
@@ -110,24 +50,9 @@ OpWorkResult gemm(Builder& b, size_t ia, size_t ib, std::optional<size_t> bias) 
   return b.result(has_bias ? "2MNK + MN (bias)" : "2MNK");
 }
 
-// q [B, Hq, L, E], k [B, Hk, S, E], v [B, Hk, S, Ev] (or [B, L, H, E] when
-// `heads_second` is false): QK^T and PV for every query head, no mask assumed.
-OpWorkResult attention(Builder& b, bool heads_second) {
-  if (!b.rank(0, 4) || !b.rank(1, 4) || !b.rank(2, 4)) return b.result("");
-  const auto &q = b.dims(0), &k = b.dims(1), &v = b.dims(2);
-  const size_t seq = heads_second ? 2 : 1, heads = heads_second ? 1 : 2;
-  const double batch = double(q[0]), hq = double(q[heads]), l = double(q[seq]), s = double(k[seq]);
-  const double e = double(q[3]), ev = double(v[3]);
-  for (size_t i = 0; i < 3; ++i)
-    if (!b.read(i)) return b.result("");
-  b.work.flops = 2 * batch * hq * l * s * (e + ev);
-  b.write(0, batch * hq * l * ev);
-  return b.result("2 x B x H x L x S x (E + Ev), no mask assumed");
-}
-
 // fuselab::fused_mlp (x [.., D], wgu [2H, D], down [D, H]): gate+up GEMM,
 // GeGLU (two operations per hidden element) and the down GEMM.
-OpWorkResult fusedMlp(Builder& b) {
+OpWorkResult fusedMlp(WorkBuilder& b) {
   if (!b.rank(1, 2) || !b.rank(2, 2)) return b.result("");
   const auto& x = b.dims(0);
   if (x.empty()) return b.result("");
@@ -154,19 +79,15 @@ OpWorkResult fusedMlp(Builder& b) {
 }  // namespace
 
 bool isGemmModelName(std::string_view op_name) {
-  const std::string_view s = shortName(op_name);
+  const std::string_view s = shortOpName(op_name);
   return std::find(kGemmOps.begin(), kGemmOps.end(), s) != kGemmOps.end();
 }
 
 std::optional<OpWorkResult> gemmWork(std::string_view op_name, const OpInputs& in) {
-  const std::string_view s = shortName(op_name);
+  const std::string_view s = shortOpName(op_name);
   if (!isGemmModelName(op_name)) return std::nullopt;
-  Builder b{in, op_name, {}, {}};
-  for (const OpInput& i : in.inputs)
-    if (!i.dims.empty()) {
-      b.work.precision = precisionOfType(i.type);
-      break;
-    }
+  WorkBuilder b{in, op_name, {}, {}};
+  b.precisionFromFirstTensor();
   if (s == "mm" || s == "bmm" || s == "matmul") return gemm(b, 0, 1, std::nullopt);
   if (s == "addmm" || s == "baddbmm") return gemm(b, 1, 2, 0);
   if (s == "linear") {
@@ -184,8 +105,6 @@ std::optional<OpWorkResult> gemmWork(std::string_view op_name, const OpInputs& i
     b.write(0, m * n);
     return b.result(has_bias ? "2MNK + MN (bias)" : "2MNK");
   }
-  if (s == "_flash_attention_forward" || s == "_efficient_attention_forward") return attention(b, false);
-  if (s.find("attention") != std::string_view::npos) return attention(b, true);
   if (s == "fuselab::fused_mlp") return fusedMlp(b);
   return std::nullopt;
 }

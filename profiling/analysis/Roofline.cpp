@@ -11,6 +11,9 @@ double Ceilings::peakTflops(Precision p) const {
     case Precision::FP16: return fp16_tflops;
     case Precision::TF32: return tf32_tflops;
     case Precision::FP32: return fp32_tflops;
+    // Integer and bool arithmetic (comparisons, masks, index math) runs on the
+    // CUDA cores, as fp32 does.
+    case Precision::Other: return fp32_tflops;
     default: return 0;
   }
 }
