@@ -24,6 +24,7 @@ std::vector<WorkloadEntry> entries() {
       mlpEntry(),
       fusedMlpEntry(),
       tpMlpEntry(),
+      trainStepEntry(),
   };
 }
 

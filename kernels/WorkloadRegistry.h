@@ -37,6 +37,7 @@ WorkloadEntry linearEntry();     // LinearWorkload.cpp
 WorkloadEntry mlpEntry();        // MlpWorkload.cpp
 WorkloadEntry fusedMlpEntry();   // FusedMlpWorkload.cpp
 WorkloadEntry tpMlpEntry();      // TpMlpWorkload.cpp
+WorkloadEntry trainStepEntry();  // TrainStepWorkload.cpp
 
 // Bytes free for a new workload: on cuda, free device memory plus what
 // LibTorch's caching allocator holds but does not use; on the CPU, the

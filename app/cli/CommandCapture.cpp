@@ -252,7 +252,7 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--seq", a->seq, "Sequence length (mlp; tokens = batch * seq)")->type_name("INT");
   cmd->add_option("--dim", a->dim, "Model dim / in features (matmul_add: the square size)")->type_name("INT");
   cmd->add_option("--hidden", a->hidden, "Hidden size (mlp)")->type_name("INT");
-  cmd->add_option("--out-features", a->out_features, "Out features (linear)")->type_name("INT");
+  cmd->add_option("--out-features", a->out_features, "Out features (linear; train_step: the vocabulary)")->type_name("INT");
   cmd->add_option("--dtype", a->dtype, "bf16, fp16 or fp32")->capture_default_str();
   cmd->add_option("--device", a->device, "cuda or cpu")->capture_default_str();
   cmd->add_flag("--graph", a->graph, "Capture one forward as a CUDA graph and replay it");

@@ -157,7 +157,7 @@ void addSweepCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--dtype", a->dtype, "bf16, fp16 or fp32")->capture_default_str();
   cmd->add_option("--dim", a->dim, "Model dim (default: the workload's)");
   cmd->add_option("--hidden", a->hidden, "Hidden size (mlp)");
-  cmd->add_option("--out-features", a->out_features, "Out features (linear)");
+  cmd->add_option("--out-features", a->out_features, "Out features (linear; train_step: the vocabulary)");
   cmd->add_option("--rounds", a->rounds, "Timed rounds per point (the median is kept)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

@@ -91,10 +91,29 @@ WorkloadInfo tpMlp() {
   return info;
 }
 
+WorkloadInfo trainStep() {
+  WorkloadInfo info;
+  info.name = "train_step";
+  info.title = "Transformer training step";
+  info.description =
+      "One training step of a one-block transformer language model on tokens [batch, seq]: embedding, layer norm, "
+      "causal scaled-dot-product attention (heads of 64), GELU MLP (hidden), dropout and cross-entropy over a "
+      "vocabulary of out, under autocast to the dtype; backward; a fused AdamW update of the fp32 parameters. "
+      "The kernels a real step spends its time in, beside the forward's GEMMs.";
+  info.variants = {"eager"};
+  info.defaults.workload = "train_step";
+  info.defaults.batch = 8;
+  info.defaults.seq = 512;
+  info.defaults.dim = 768;
+  info.defaults.hidden = 3072;
+  info.defaults.out = 8192;
+  return info;
+}
+
 }  // namespace
 
 const std::vector<WorkloadInfo>& workloadCatalog() {
-  static const std::vector<WorkloadInfo> catalog = {matmulAdd(), linear(), mlp(), fusedMlp(), tpMlp()};
+  static const std::vector<WorkloadInfo> catalog = {matmulAdd(), linear(), mlp(), fusedMlp(), tpMlp(), trainStep()};
   return catalog;
 }
 
