@@ -1,8 +1,9 @@
-// parseOpInputs: an op's "Input Dims", "Input type" and "Concrete Inputs". The
-// analysis reads the args of every modelled op (a fifth of `fuselab analyze`
-// went to nlohmann's DOM), so simdjson reads them; the rare args it cannot
-// read the same way (simdjson errors, non-integer dims such as -0) go to the
-// nlohmann reading, which defines the result.
+// parseOpInputs: an op's "Input Dims", "Input type", "Input Strides" and
+// "Concrete Inputs". The analysis reads the args of every modelled op (a
+// fifth of `fuselab analyze` went to nlohmann's DOM), so simdjson reads
+// them; the rare args it cannot read the same way (simdjson errors,
+// non-integer dims such as -0) go to the nlohmann reading, which defines the
+// result.
 #include <simdjson.h>
 
 #include <charconv>
@@ -25,6 +26,16 @@ bool readShape(const nlohmann::json& j, std::vector<int64_t>& out) {
   if (!j.is_array()) return false;
   for (const auto& d : j) {
     if (!d.is_number_integer() || d.get<int64_t>() < 0) return false;
+    out.push_back(d.get<int64_t>());
+  }
+  return true;
+}
+
+// [s0, s1, ...] of integers (a stride may be 0, never negative in a trace).
+bool readStrides(const nlohmann::json& j, std::vector<int64_t>& out) {
+  if (!j.is_array()) return false;
+  for (const auto& d : j) {
+    if (!d.is_number_integer()) return false;
     out.push_back(d.get<int64_t>());
   }
   return true;
@@ -56,6 +67,11 @@ OpInputs parseWithNlohmann(std::string_view args_json) {
     out.has_types = true;
     markUnrecordedLists(out);
   }
+  const auto strides = args.find("Input Strides");
+  if (strides != args.end() && strides->is_array() && strides->size() == out.inputs.size())
+    for (size_t i = 0; i < strides->size(); ++i)
+      if (!out.inputs[i].tensor_list && !readStrides((*strides)[i], out.inputs[i].strides))
+        out.inputs[i].strides.clear();
   const auto concrete = args.find("Concrete Inputs");
   if (concrete != args.end() && concrete->is_array() && concrete->size() == out.inputs.size())
     for (size_t i = 0; i < concrete->size(); ++i)
@@ -94,12 +110,13 @@ OpInputs parseWithSimdjson(std::string_view args_json) {
   dom::object args;
   if (root.get_object().get(args)) return out;
   // A repeated key counts as its last occurrence (as nlohmann reads it).
-  dom::element dims_value, types_value, concrete_value;
-  bool has_dims_key = false, has_types_key = false, has_concrete_key = false;
+  dom::element dims_value, types_value, concrete_value, strides_value;
+  bool has_dims_key = false, has_types_key = false, has_concrete_key = false, has_strides_key = false;
   for (dom::key_value_pair kv : args) {
     if (kv.key == "Input Dims") dims_value = kv.value, has_dims_key = true;
     else if (kv.key == "Input type") types_value = kv.value, has_types_key = true;
     else if (kv.key == "Concrete Inputs") concrete_value = kv.value, has_concrete_key = true;
+    else if (kv.key == "Input Strides") strides_value = kv.value, has_strides_key = true;
   }
   dom::array dims;
   if (!has_dims_key || dims_value.get_array().get(dims)) return out;
@@ -128,6 +145,22 @@ OpInputs parseWithSimdjson(std::string_view args_json) {
     }
     out.has_types = true;
     markUnrecordedLists(out);
+  }
+  dom::array strides;
+  if (has_strides_key && !strides_value.get_array().get(strides) && strides.size() == out.inputs.size()) {
+    size_t i = 0;
+    for (dom::element st : strides) {
+      OpInput& in = out.inputs[i++];
+      dom::array a;
+      if (in.tensor_list || st.get_array().get(a)) continue;
+      for (dom::element x : a) {
+        if (!x.is_int64()) {
+          in.strides.clear();
+          break;
+        }
+        in.strides.push_back(x.get_int64().value_unsafe());
+      }
+    }
   }
   dom::array concrete;
   if (has_concrete_key && !concrete_value.get_array().get(concrete) && concrete.size() == out.inputs.size()) {

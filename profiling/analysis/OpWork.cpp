@@ -30,10 +30,18 @@ Precision precisionOfType(std::string_view dtype) {
   return dtypeBytes(dtype) ? Precision::Other : Precision::Unknown;
 }
 
-int64_t OpInput::numel() const {
+double OpInput::numel() const {
   if (dims.empty()) return 0;
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  double n = 1;
+  for (int64_t d : dims) n *= double(d);
+  return n;
+}
+
+double OpInput::distinctElements() const {
+  if (dims.empty()) return 0;
+  double n = 1;
+  for (size_t k = 0; k < dims.size(); ++k)
+    if (strides.size() != dims.size() || strides[k] != 0) n *= double(dims[k]);
   return n;
 }
 

@@ -40,7 +40,11 @@ struct OpInput {
   bool list_recorded = false;
   std::vector<std::vector<int64_t>> list_dims;
   std::string concrete;       // its "Concrete Inputs" entry (a scalar's value, "[0]"), "" when none
-  int64_t numel() const;      // product of dims; 0 for an empty dims list
+  std::vector<int64_t> strides;  // "Input Strides" of a tensor, when recorded
+  double numel() const;          // product of dims; 0 for an empty dims list
+  // The distinct elements a read touches: a broadcast dim (stride 0, as an
+  // expanded index has) counts once. numel() without recorded strides.
+  double distinctElements() const;
 };
 
 struct OpInputs {
@@ -54,7 +58,7 @@ struct OpInputs {
   std::optional<bool> concreteFlag(size_t i) const;
 };
 
-// Reads "Input Dims", "Input type" and "Concrete Inputs" from an op's args object (malformed or
+// Reads "Input Dims", "Input type", "Input Strides" and "Concrete Inputs" from an op's args object (malformed or
 // absent args give has_dims = false).
 OpInputs parseOpInputs(std::string_view args_json);
 

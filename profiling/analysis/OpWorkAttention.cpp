@@ -7,9 +7,11 @@
 // - Backward: five products (S = QK^T recomputed, dV, dP, dQ, dK), 2 x B x
 //   Hq x L x S x (3E + 2Ev) FLOPs, 2.5x the forward for E = Ev; reads the
 //   output's gradient, q, k, v, the output and the log-sum-exp, writes dq,
-//   dk, dv. Helper kernels a backend launches beside its main one (cuDNN's
-//   dot(dO, O) and dq conversion, flash's convert_dq) share the op's work by
-//   duration (KernelWork.h).
+//   dk, dv. Flash and cuDNN launch two helper kernels beside the main one:
+//   dot(dO, O) per query row (reads dO and O, writes a float per row and
+//   zeroes an fp32 dq accumulator) and dq's conversion from that accumulator
+//   (reads it, writes dq). Each is given that pass, and the main kernel the
+//   op's work (KernelWork.h parts).
 // - Causal (the op's is_causal flag, or efficient attention's mask type 1):
 //   only the query/key pairs with key <= query, about half for L = S.
 #include <algorithm>
@@ -86,11 +88,23 @@ std::optional<OpWorkResult> attentionWork(std::string_view op_name, const OpInpu
     b.work.flops = 2 * batch * hq * pairs * (e + ev);
     formula = "2 x B x H x L x S x (E + Ev)";
   } else {
-    for (size_t i = q_at; i < q_at + 3; ++i) b.write(i, double(in.inputs[i].numel()));
+    for (size_t i = q_at; i < q_at + 3; ++i) b.write(i, in.inputs[i].numel());
     b.work.flops = 2 * batch * hq * pairs * (3 * e + 2 * ev);
     formula = "2 x B x H x L x S x (3E + 2Ev): S recomputed, dV, dP, dQ, dK";
   }
-  return b.result(formula + (causal ? ", causal: pairs with key <= query only" : ", no mask"));
+  OpWorkResult r = b.result(formula + (causal ? ", causal: pairs with key <= query only" : ", no mask"));
+  if (r.work && op->backward) {
+    // Flash and cuDNN run two helpers beside the main kernel, each its own
+    // pass: dot(dO, O) per query row (which also zeroes the fp32 dq
+    // accumulator the main kernel adds into), and dq converted from it.
+    const double e_bytes = r.work->bytes > 0 ? *elementBytes(in.inputs[0]) : 2;
+    const double rows = batch * hq * l, out = rows * ev, q_elements = in.inputs[q_at].numel();
+    r.parts.push_back(
+        {"dot_do_o", Work{2 * out, 2 * out * e_bytes + rows * 4 + q_elements * 4, r.work->precision}});
+    r.parts.push_back({"convert_dq", Work{0, q_elements * (4 + e_bytes), r.work->precision}});
+    r.parts.push_back({"", *r.work});
+  }
+  return r;
 }
 
 }  // namespace fuselab

@@ -29,13 +29,14 @@ struct WorkBuilder {
   Work work;
   std::string error;
 
-  // Bytes of input i read once; false (with error) when its dtype is unknown.
+  // Bytes of input i read once (its distinct elements); false (with error)
+  // when its dtype is unknown.
   bool read(size_t i) {
     if (i >= in.inputs.size()) return fail("missing input " + std::to_string(i));
     if (in.inputs[i].dims.empty()) return true;  // a scalar or an absent optional input
     auto e = elementBytes(in.inputs[i]);
     if (!e) return fail("unknown dtype '" + in.inputs[i].type + "' of input " + std::to_string(i));
-    work.bytes += double(in.inputs[i].numel()) * *e;
+    work.bytes += in.inputs[i].distinctElements() * *e;
     return true;
   }
   // `elements` elements of input i's dtype written (or read) once.

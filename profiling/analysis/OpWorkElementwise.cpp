@@ -31,6 +31,7 @@ struct Model {
   int weight_at = -1;      // RowWiseBackward: the weight input, whose gradients are written
   int weight_grads = 0;    // how many weight-shaped gradients (weight, bias)
   int skip_input = -1;     // an input the kernels do not read (layer_norm_backward's bias)
+  double weight_pass_flops = 0;  // RowWiseBackward: FLOPs per element of the weight gradients' pass
 };
 
 const std::map<std::string_view, Model, std::less<>>& models() {
@@ -62,12 +63,12 @@ const std::map<std::string_view, Model, std::less<>>& models() {
     m.emplace("native_layer_norm", Model{Kind::RowWise, 8});
     // (grad_out, input, shape, mean, rstd, weight, bias, mask): x-hat (2),
     // weight and bias gradients (3), dx-hat (1), two row means (2), dx (4).
-    m.emplace("native_layer_norm_backward", Model{Kind::RowWiseBackward, 12, 5, 2, 6});
+    m.emplace("native_layer_norm_backward", Model{Kind::RowWiseBackward, 12, 5, 2, 6, 5});
     // square, add, scale, weight
     m.emplace("rms_norm", Model{Kind::RowWise, 4});
     m.emplace("_fused_rms_norm", Model{Kind::RowWise, 4});
     // (grad_out, input, shape, rstd, weight, mask): x-hat, weight gradient, a row mean, dx.
-    m.emplace("_fused_rms_norm_backward", Model{Kind::RowWiseBackward, 8, 4, 1});
+    m.emplace("_fused_rms_norm_backward", Model{Kind::RowWiseBackward, 8, 4, 1, -1, 3});
     // max, subtract, exp, sum, divide
     for (std::string_view op : {"softmax", "_softmax", "log_softmax", "_log_softmax", "_safe_softmax"})
       m.emplace(op, Model{Kind::RowWise, 5});
@@ -160,7 +161,7 @@ std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpIn
   };
   switch (model.kind) {
     case Kind::Fill: {
-      auto b = bytesOf(*first, double(first->numel()));
+      auto b = bytesOf(*first, first->numel());
       if (!b) return unknownType(*first);
       w.bytes = *b;
       return OpWorkResult{w, name + ": writes its tensor once"};
@@ -174,8 +175,8 @@ std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpIn
           return OpWorkResult{std::nullopt, name + ": no source tensor recorded"};
         src = &in.inputs[1];
       }
-      auto r = bytesOf(*src, double(src->numel()));
-      auto wr = bytesOf(dst, double(dst.numel()));
+      auto r = bytesOf(*src, src->distinctElements());
+      auto wr = bytesOf(dst, dst.numel());
       if (!r) return unknownType(*src);
       if (!wr) return unknownType(dst);
       w.bytes = *r + *wr;
@@ -187,12 +188,12 @@ std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpIn
     case Kind::RowWise:
     case Kind::RowWiseBackward: {
       const bool rows = model.kind == Kind::RowWise || model.kind == Kind::RowWiseBackward;
-      const double out = rows ? double(first->numel()) : broadcastElements(in);
+      const double out = rows ? first->numel() : broadcastElements(in);
       // Row-wise ops: the row length and eps are not tensors; weight and bias are read once.
       for (size_t k = 0; k < in.inputs.size(); ++k) {
         const OpInput& i = in.inputs[k];
         if (i.dims.empty() || int(k) == model.skip_input) continue;
-        auto b = bytesOf(i, double(i.numel()));
+        auto b = bytesOf(i, i.distinctElements());
         if (!b) return unknownType(i);
         w.bytes += *b;
       }
@@ -208,8 +209,22 @@ std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpIn
         if (model.weight_at >= 0 && size_t(model.weight_at) < in.inputs.size() &&
             !in.inputs[model.weight_at].dims.empty()) {
           const OpInput& weight = in.inputs[model.weight_at];
-          w.bytes += model.weight_grads * *bytesOf(weight, double(weight.numel()));
+          const double weight_bytes = *bytesOf(weight, weight.numel());
+          w.bytes += model.weight_grads * weight_bytes;
           what = "inputs once, the input's and the weight's gradients once";
+          // ATen's CUDA backward is two kernels, each reading the gradient and
+          // the input (and the row statistics): GammaBetaBackward writes the
+          // weight's gradients, the other the input's. Each is given its pass.
+          const double reads = w.bytes - *in_grad - model.weight_grads * weight_bytes;
+          const double weight_pass_flops = model.weight_pass_flops * out;
+          const double input_pass_flops = (model.flops_per_element - model.weight_pass_flops + 2) * out;
+          OpWorkResult r{w, ""};
+          r.parts.push_back({"GammaBeta", Work{weight_pass_flops, reads - weight_bytes + model.weight_grads * weight_bytes,
+                                               w.precision}});
+          r.parts.push_back({"", Work{input_pass_flops, reads + *in_grad, w.precision}});
+          r.work->flops = model.flops_per_element * out;
+          r.note = name + ": " + std::to_string(int(model.flops_per_element)) + " FLOP per element; " + what;
+          return r;
         }
       } else {
         w.bytes += *bytesOf(out_like, out);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <utility>
 
 #include "profiling/analysis/OpWorkBuilder.h"
@@ -76,7 +77,7 @@ OpWorkResult templateGemm(WorkBuilder& b, const std::vector<size_t>& tensors) {
       const double na = numel(b.dims(tensors[a])), nb = numel(b.dims(tensors[c]));
       if (batch * m <= 0 || na <= 0) continue;
       const double k = na / (batch * m);
-      if (k < 1 || k != double(int64_t(k)) || (nb != k * n && nb != batch * k * n)) continue;
+      if (k < 1 || std::floor(k) != k || (nb != k * n && nb != batch * k * n)) continue;
       b.work.precision = precisionOfType(b.in.inputs[tensors[a]].type);
       for (size_t t : tensors) b.read(t);
       b.work.flops = 2 * batch * m * n * k;

@@ -54,6 +54,13 @@ TEST(OpWorkTraining, AttentionBackwardIsFiveProductsAndCausalKeepsTheLowerTriang
   ASSERT_TRUE(full.work) << full.note;
   EXPECT_DOUBLE_EQ(full.work->flops, 2 * b * h * l * l * 5 * e);
   EXPECT_DOUBLE_EQ(full.work->flops / 2.5, 2 * b * h * l * l * 2 * e);  // 2.5x the forward
+  // The helpers' passes: dot(dO, O) zeroing the fp32 dq accumulator, dq's conversion from it.
+  ASSERT_EQ(causal.parts.size(), 3u);
+  EXPECT_EQ(causal.parts[0].kernel_name, "dot_do_o");
+  EXPECT_DOUBLE_EQ(causal.parts[0].work.bytes, 2 * b * h * l * e * kBf16 + b * h * l * kF32 + b * h * l * e * kF32);
+  EXPECT_EQ(causal.parts[1].kernel_name, "convert_dq");
+  EXPECT_DOUBLE_EQ(causal.parts[1].work.bytes, b * h * l * e * (kF32 + kBf16));
+  EXPECT_DOUBLE_EQ(causal.parts[2].work.flops, causal.work->flops);
   // Efficient attention's own op: [B, L, H, E], causal as mask type 1 (input 14).
   auto eff = work("aten::_efficient_attention_backward",
                   "[[4, 2048, 16, 64], [4, 2048, 16, 64], [4, 2048, 16, 64], [4, 2048, 16, 64], [], "
@@ -76,6 +83,11 @@ TEST(OpWorkTraining, NormAndActivationBackwards) {
   EXPECT_DOUBLE_EQ(ln.work->flops, 12 * n);
   // Reads grad_out, input, mean, rstd, weight (not the bias); writes dx, dweight, dbias.
   EXPECT_DOUBLE_EQ(ln.work->bytes, (2 * n + 2 * rows + 768 + n + 2 * 768) * kF32);
+  // ATen's two kernels each read the gradient, the input and the statistics.
+  ASSERT_EQ(ln.parts.size(), 2u);
+  EXPECT_EQ(ln.parts[0].kernel_name, "GammaBeta");
+  EXPECT_DOUBLE_EQ(ln.parts[0].work.bytes, (2 * n + 2 * rows + 2 * 768) * kF32);
+  EXPECT_DOUBLE_EQ(ln.parts[1].work.bytes, (2 * n + 2 * rows + 768 + n) * kF32);
   auto gelu = work("aten::gelu_backward", "[[8, 512, 3072], [8, 512, 3072], []]",
                    R"(["c10::BFloat16", "c10::BFloat16", ""])");
   ASSERT_TRUE(gelu.work) << gelu.note;
@@ -143,6 +155,13 @@ TEST(OpWorkTraining, LossEmbeddingAndIndexing) {
   ASSERT_TRUE(back.work) << back.note;
   EXPECT_DOUBLE_EQ(back.work->bytes, (4096.0 * 768 + 8192.0 * 768) * kF32 + 4096.0 * 8);
   EXPECT_DOUBLE_EQ(back.work->flops, 4096.0 * 768);
+  // An expanded index (stride 0) is read once per distinct element.
+  OpInputs gather = parseOpInputs(R"({"Input Dims": [[8192, 768], [], [4096, 768], [], [4096, 768]],
+      "Input type": ["float", "Scalar", "long int", "Scalar", "float"], "Input Strides": [[768, 1], [], [1, 0], [],
+      [768, 1]], "Concrete Inputs": ["", "0", "", "False", ""]})");
+  auto gathered = opWork("aten::gather", gather);
+  ASSERT_TRUE(gathered.work) << gathered.note;
+  EXPECT_DOUBLE_EQ(gathered.work->bytes, 4096.0 * 8 + 2 * 4096.0 * 768 * kF32);
   auto cat = work("aten::cat", "[[[8, 12, 512, 64], [8, 12, 512, 64], [8, 12, 512, 64]], []]",
                   R"(["c10::BFloat16", "Scalar"])");
   ASSERT_TRUE(cat.work) << cat.note;
