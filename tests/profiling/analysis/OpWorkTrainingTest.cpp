@@ -88,6 +88,12 @@ TEST(OpWorkTraining, NormAndActivationBackwards) {
   EXPECT_EQ(ln.parts[0].kernel_name, "GammaBeta");
   EXPECT_DOUBLE_EQ(ln.parts[0].work.bytes, (2 * n + 2 * rows + 2 * 768) * kF32);
   EXPECT_DOUBLE_EQ(ln.parts[1].work.bytes, (2 * n + 2 * rows + 768 + n) * kF32);
+  // _fused_rms_norm_backward(grad_out, input, shape, rstd, weight, mask): one weight gradient.
+  auto rms = work("aten::_fused_rms_norm_backward", "[[4096, 768], [4096, 768], [], [4096, 1], [768], []]",
+                  R"(["c10::BFloat16", "c10::BFloat16", "ScalarList", "float", "c10::BFloat16", "ScalarList"])");
+  ASSERT_TRUE(rms.work) << rms.note;
+  EXPECT_DOUBLE_EQ(rms.work->flops, 8 * 4096.0 * 768);
+  EXPECT_DOUBLE_EQ(rms.work->bytes, (2 * 4096.0 * 768 + 768) * kBf16 + 4096.0 * kF32 + (4096.0 * 768 + 768) * kBf16);
   auto gelu = work("aten::gelu_backward", "[[8, 512, 3072], [8, 512, 3072], []]",
                    R"(["c10::BFloat16", "c10::BFloat16", ""])");
   ASSERT_TRUE(gelu.work) << gelu.note;
