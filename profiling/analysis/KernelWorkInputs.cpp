@@ -9,6 +9,8 @@
 #include <iterator>
 #include <utility>
 
+#include "profiling/analysis/NameFlags.h"
+
 namespace fuselab {
 
 namespace {
@@ -50,13 +52,16 @@ std::string kernelElementType(std::string_view name) {
 
 void InputCompleter::collectAccumulatedGradients() {
   collected_ = true;
+  enum : uint8_t { kOther, kOptimizer, kAccumulate };
+  const std::vector<uint8_t> kind = nameFlags(trace_.strings, [](std::string_view name) {
+    return isFusedOptimizerName(name) ? kOptimizer : name == "torch::autograd::AccumulateGrad" ? kAccumulate : kOther;
+  });
   for (const Track& t : trace_.tracks) {
     if (t.kind != TrackKind::Cpu) continue;
     for (uint32_t i = 0; i < t.size(); ++i) {
-      const std::string_view name = trace_.strings.get(t.name_id[i]);
-      if (isFusedOptimizerName(name)) {
+      if (kind[t.name_id[i]] == kOptimizer) {
         optimizer_steps_.push_back(t.start_ns[i]);
-      } else if (name == "torch::autograd::AccumulateGrad") {
+      } else if (kind[t.name_id[i]] == kAccumulate) {
         OpInputs in = parseOpInputs(trace_.argsJson(t.args[i]));
         if (in.inputs.size() == 1 && !in.inputs[0].dims.empty())
           gradients_.push_back({t.start_ns[i], std::move(in.inputs[0].dims), std::move(in.inputs[0].type)});
@@ -94,12 +99,14 @@ std::string InputCompleter::complete(EventRef op, std::string_view op_name, std:
                " gradients accumulated since the previous step (the list's dims were not recorded)";
     }
   }
-  const std::string element = kernelElementType(kernel_name);
-  for (OpInput& i : in.inputs)
-    if (i.type == "TensorList" && !element.empty()) {
-      i.type = element;
-      if (filled.empty()) filled = "the tensor list's dtype from its kernel's name: " + element;
-    }
+  std::string element;  // read from the kernel's name only for an untyped list
+  for (OpInput& i : in.inputs) {
+    if (i.type != "TensorList") continue;
+    if (element.empty()) element = kernelElementType(kernel_name);
+    if (element.empty()) break;
+    i.type = element;
+    if (filled.empty()) filled = "the tensor list's dtype from its kernel's name: " + element;
+  }
   return filled;
 }
 

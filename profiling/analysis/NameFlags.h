@@ -10,11 +10,12 @@
 
 namespace fuselab {
 
-// flags[id]: whether `test` holds for the string with that id.
+// flags[id]: whether `test` holds for the string with that id (or the small
+// value it returns, for a test that sorts names into kinds).
 template <typename Test>
 std::vector<uint8_t> nameFlags(const StringTable& strings, Test test) {
   std::vector<uint8_t> flags(strings.size());
-  for (uint32_t id = 0; id < strings.size(); ++id) flags[id] = test(strings.get(id)) ? 1 : 0;
+  for (uint32_t id = 0; id < strings.size(); ++id) flags[id] = static_cast<uint8_t>(test(strings.get(id)));
   return flags;
 }
 

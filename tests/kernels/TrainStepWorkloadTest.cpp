@@ -9,6 +9,7 @@
 
 #include "kernels/TorchWorkload.h"
 #include "kernels/WorkloadRegistry.h"
+#include "tests/support/WorkloadErrorOf.h"
 
 namespace fuselab {
 namespace {
@@ -24,15 +25,6 @@ WorkloadParams small(DType dtype) {
   p.hidden = 128;
   p.out = 256;
   return p;
-}
-
-std::string errorOf(const WorkloadParams& p) {
-  try {
-    makeWorkload(p);
-  } catch (const WorkloadError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(TrainStepWorkload, AStepComputesTheLossAndUpdatesEveryParameter) {
@@ -59,11 +51,11 @@ TEST(TrainStepWorkload, AStepComputesTheLossAndUpdatesEveryParameter) {
 TEST(TrainStepWorkload, RefusesWidthsThatAreNotWholeHeadsAndGraphMode) {
   WorkloadParams p = small(DType::FP32);
   p.dim = 100;
-  EXPECT_NE(errorOf(p).find("multiple of 64"), std::string::npos) << errorOf(p);
+  EXPECT_NE(test::workloadErrorOf(p).find("multiple of 64"), std::string::npos) << test::workloadErrorOf(p);
   p = small(DType::FP32);
   p.device = Device::Cuda;
   p.graph = true;
-  const std::string graph = errorOf(p);
+  const std::string graph = test::workloadErrorOf(p);
   // Without a GPU the registry refuses CUDA first; with one, train_step refuses the graph.
   EXPECT_TRUE(graph.find("no CUDA GPU") != std::string::npos || graph.find("no CUDA graph mode") != std::string::npos)
       << graph;

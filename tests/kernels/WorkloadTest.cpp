@@ -15,7 +15,7 @@
 
 #include "kernels/TorchWorkload.h"
 #include "kernels/WorkloadRegistry.h"
-#include "kernels/WorkloadRegistry.h"
+#include "tests/support/WorkloadErrorOf.h"
 
 namespace fuselab {
 namespace {
@@ -26,15 +26,6 @@ WorkloadParams cpuParams(const std::string& workload) {
   p.device = Device::Cpu;
   p.dtype = DType::FP32;
   return p;
-}
-
-std::string errorOf(const WorkloadParams& p) {
-  try {
-    makeWorkload(p);
-  } catch (const WorkloadError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TorchWorkload& torchOf(const std::unique_ptr<Workload>& w) {
@@ -72,30 +63,30 @@ TEST(WorkloadList, HasTheTutorialWorkloadsWithTheirDefaults) {
 TEST(WorkloadValidation, ZeroAndNegativeSizesNameTheRange) {
   WorkloadParams p = cpuParams("mlp");
   p.batch = 0;
-  std::string msg = errorOf(p);
+  std::string msg = test::workloadErrorOf(p);
   EXPECT_NE(msg.find("batch = 0"), std::string::npos) << msg;
   EXPECT_NE(msg.find("1 to " + std::to_string(SizeLimits::kMaxBatch)), std::string::npos) << msg;
 
   p = cpuParams("matmul_add");
   p.dim = -5;
-  msg = errorOf(p);
+  msg = test::workloadErrorOf(p);
   EXPECT_NE(msg.find("dim = -5"), std::string::npos) << msg;
 
   p = cpuParams("mlp");
   p.hidden = SizeLimits::kMaxHidden + 1;
-  msg = errorOf(p);
+  msg = test::workloadErrorOf(p);
   EXPECT_NE(msg.find("hidden = " + std::to_string(SizeLimits::kMaxHidden + 1)), std::string::npos) << msg;
 }
 
 TEST(WorkloadValidation, UnknownNamesListTheChoices) {
   WorkloadParams p = cpuParams("conv");
-  std::string msg = errorOf(p);
+  std::string msg = test::workloadErrorOf(p);
   EXPECT_NE(msg.find("unknown workload 'conv'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("mlp"), std::string::npos) << msg;
 
   p = cpuParams("mlp");
   p.variant = "wide";
-  msg = errorOf(p);
+  msg = test::workloadErrorOf(p);
   EXPECT_NE(msg.find("unknown variant 'wide'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("stacked"), std::string::npos) << msg;
 
@@ -112,7 +103,7 @@ TEST(WorkloadValidation, SizesThatDoNotFitInMemoryAreRejected) {
   p.batch = SizeLimits::kMaxBatch;
   p.seq = 4096;
   p.hidden = 65536;
-  std::string msg = errorOf(p);
+  std::string msg = test::workloadErrorOf(p);
   EXPECT_NE(msg.find("needs about"), std::string::npos) << msg;
   EXPECT_NE(msg.find("host memory"), std::string::npos) << msg;
 }
@@ -123,13 +114,13 @@ TEST(WorkloadValidation, CudaWithoutGpuIsANoGpuError) {
   p.device = Device::Cuda;
   EXPECT_THROW(makeWorkload(p), NoGpuError);
   // No command-line flag in it: the window shows it too.
-  EXPECT_EQ(errorOf(p), "no CUDA GPU available on this machine");
+  EXPECT_EQ(test::workloadErrorOf(p), "no CUDA GPU available on this machine");
 }
 
 TEST(WorkloadValidation, GraphModeNeedsCuda) {
   WorkloadParams p = cpuParams("linear");
   p.graph = true;
-  std::string msg = errorOf(p);
+  std::string msg = test::workloadErrorOf(p);
   EXPECT_NE(msg.find("CUDA graph"), std::string::npos) << msg;
 }
 
