@@ -9,7 +9,9 @@
 // - Run16: 16 ranks tiled from rank 0 of the HTA NCCL fixture, each with its
 //   own rank and a clock a little off: `fuselab analyze DIR`'s work without
 //   the path (load, analyzeRun) and with it (the merge and the path beside
-//   the per-rank figures); share as above; the path alone (no merge).
+//   the per-rank figures); share as above; the path alone (no merge); and
+//   its parts one after another: merge, collective dependencies, graph, one
+//   schedule.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@
 #include "profiling/analysis/Analysis.h"
 #include "profiling/analysis/AnalysisWithPath.h"
 #include "profiling/analysis/CriticalPath.h"
+#include "profiling/analysis/CriticalPathGraph.h"
 #include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/RunLoader.h"
@@ -93,7 +96,7 @@ BENCHMARK(Trace1M)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 void Run16(benchmark::State& state) {
   const std::vector<fs::path> files = bench::writeTiledRun(tempDir().path, 16);
-  double without_s = 0, with_s = 0, path_s = 0;
+  double without_s = 0, with_s = 0, path_s = 0, merge_s = 0, deps_s = 0, graph_s = 0, schedule_s = 0;
   size_t events = 0, collectives = 0;
   for (auto _ : state) {
     // `fuselab analyze DIR` before the path (load, analyzeRun) and with it
@@ -114,6 +117,18 @@ void Run16(benchmark::State& state) {
     const auto t2 = Clock::now();
     benchmark::DoNotOptimize(analyzeRunCriticalPath(a, merged).steps.size());
     const auto t3 = Clock::now();
+    // The path's parts, one after another: the merge, the collectives'
+    // dependencies, the graph, one schedule of it (the what-ifs run more).
+    const MergedRun again = mergeRun(run, a.alignment.offsets_ns);
+    const auto t4 = Clock::now();
+    const std::vector<CollectiveDependency> deps = collectiveDependencies(a, again);
+    const auto t5 = Clock::now();
+    const CriticalPathGraph graph(again.trace, deps);
+    const auto t6 = Clock::now();
+    std::vector<int64_t> times;
+    graph.schedule({}, times);
+    const auto t7 = Clock::now();
+    merge_s += seconds(t3, t4), deps_s += seconds(t4, t5), graph_s += seconds(t5, t6), schedule_s += seconds(t6, t7);
     without_s += seconds(t0, t1), with_s += seconds(t1, t2), path_s += seconds(t2, t3);
     events = merged.trace.eventCount();
     collectives = a.collectives.size();
@@ -125,6 +140,10 @@ void Run16(benchmark::State& state) {
   state.counters["analyze_ms"] = without_s / n * 1e3;
   state.counters["analyze_with_path_ms"] = with_s / n * 1e3;
   state.counters["critical_path_alone_ms"] = path_s / n * 1e3;
+  state.counters["merge_ms"] = merge_s / n * 1e3;
+  state.counters["dependencies_ms"] = deps_s / n * 1e3;
+  state.counters["graph_ms"] = graph_s / n * 1e3;
+  state.counters["schedule_ms"] = schedule_s / n * 1e3;
   state.counters["share"] = with_s / without_s - 1;
 }
 BENCHMARK(Run16)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
