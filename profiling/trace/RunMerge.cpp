@@ -67,6 +67,9 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
   std::vector<TrackCopy> copies;
   std::vector<uint8_t> dst_taken;
   bool distinct = true;  // every track copied into a track of its own: the copies can run side by side
+  size_t args_bytes = 0;  // reserved at once: growing by appends copied the text over and over
+  for (const RankTrace& r : run.ranks) args_bytes += r.trace.args_text->size();
+  out.args_text->reserve(out.args_text->size() + args_bytes);
   for (size_t p = 0; p < run.ranks.size(); ++p) {
     const RankTrace& r = run.ranks[p];
     const Trace& src = r.trace;
