@@ -274,21 +274,28 @@ void CriticalPathGraph::finish() {
     indegree[v] = in_begin_[v + 1] - in_begin_[v];
     if (v % 2 || activities_[activityOf(v)].chained) ++indegree[v];
   }
+  // Ready nodes on a stack, a node's successor along its own track pushed
+  // last: the order then runs along each track as far as it can (any
+  // topological order serves), so the schedule reads times[] and the
+  // activities nearly in sequence instead of hopping between tracks.
   order_.clear();
   order_.reserve(n);
-  for (uint32_t v = 0; v < n; ++v)
-    if (indegree[v] == 0) order_.push_back(v);
+  std::vector<uint32_t> ready;
+  for (uint32_t v = static_cast<uint32_t>(n); v-- > 0;)
+    if (indegree[v] == 0) ready.push_back(v);
   auto release = [&](uint32_t to) {
-    if (--indegree[to] == 0) order_.push_back(to);
+    if (--indegree[to] == 0) ready.push_back(to);
   };
-  for (size_t head = 0; head < order_.size(); ++head) {
-    const uint32_t v = order_[head];
+  while (!ready.empty()) {
+    const uint32_t v = ready.back();
+    ready.pop_back();
+    order_.push_back(v);
+    for (uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) release(out[k]);
     const size_t a = activityOf(v);
     if (v % 2 == 0)
       release(endNode(a));
     else if (a + 1 < activities_.size() && activities_[a + 1].chained)
       release(startNode(a + 1));
-    for (uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) release(out[k]);
   }
 }
 
