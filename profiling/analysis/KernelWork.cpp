@@ -9,6 +9,7 @@
 #include "profiling/analysis/GraphReplayWork.h"
 #include "profiling/analysis/KernelWorkInputs.h"
 #include "profiling/analysis/NameFlags.h"
+#include "profiling/analysis/OpWorkMemo.h"
 #include "profiling/trace/TraceArgs.h"
 
 namespace fuselab {
@@ -110,45 +111,6 @@ void creditWork(const Trace& trace, const std::vector<EventRef>& gpu_ops, const 
     }
   }
 }
-
-// opWork computed once per op name and inputs: a trace repeats the same ops
-// with the same shapes (at 10M events opWork was a fifth of attributeWork).
-class OpWorkMemo {
- public:
-  const OpWorkResult& get(uint32_t name_id, std::string_view name, const OpInputs& in) {
-    key_.assign(reinterpret_cast<const char*>(&name_id), sizeof(name_id));
-    key_ += char(in.has_dims);
-    key_ += char(in.has_types);
-    for (const OpInput& i : in.inputs) {
-      key_ += char(i.tensor_list);
-      key_ += char(i.list_recorded);
-      appendDims(i.dims);
-      appendSized(i.type);
-      appendSized(i.concrete);
-      const size_t lists = i.list_dims.size();
-      key_.append(reinterpret_cast<const char*>(&lists), sizeof(lists));
-      for (const auto& d : i.list_dims) appendDims(d);
-    }
-    auto it = results_.find(key_);
-    if (it == results_.end()) it = results_.emplace(key_, opWork(name, in)).first;
-    return it->second;
-  }
-
- private:
-  void appendDims(const std::vector<int64_t>& dims) {
-    const size_t n = dims.size();
-    key_.append(reinterpret_cast<const char*>(&n), sizeof(n));
-    key_.append(reinterpret_cast<const char*>(dims.data()), n * sizeof(int64_t));
-  }
-  void appendSized(const std::string& text) {
-    const size_t n = text.size();
-    key_.append(reinterpret_cast<const char*>(&n), sizeof(n));
-    key_ += text;
-  }
-
-  std::string key_;
-  std::unordered_map<std::string, OpWorkResult> results_;
-};
 
 void sortByEvent(std::vector<Credit>& credits) {
   std::sort(credits.begin(), credits.end(),

@@ -128,6 +128,23 @@ TEST(KernelWorkTraining, AGraphReplayTakesTheWorkOfTheSameKernelLaunchedEagerly)
   EXPECT_NE(w[2].note.find("no earlier eager launch"), std::string::npos) << w[2].note;
 }
 
+TEST(KernelWorkTraining, OpsThatDifferOnlyInStridesAreWorkedOutApart) {
+  auto gather = [](const std::string& index_strides) {
+    return R"({"Input Dims": [[64, 8], [], [32, 8]], "Input type": ["float", "Scalar", "long int"],
+        "Input Strides": [[8, 1], [], )" + index_strides + "]}";
+  };
+  Trace t = SyntheticTrace()
+                .op("aten::gather", 0, 5'000, gather("[8, 1]"))
+                .launched("gather_kernel", 1'000, 500, 2'000, 1'000, 1)
+                .op("aten::gather", 10'000, 5'000, gather("[1, 0]"))  // an expanded index
+                .launched("gather_kernel ", 11'000, 500, 12'000, 1'000, 2)
+                .build();
+  const auto w = workOf(t);
+  ASSERT_TRUE(w[0].work && w[1].work);
+  EXPECT_DOUBLE_EQ(w[0].work->bytes, 32.0 * 8 * 8 + 2 * 32.0 * 8 * 4);
+  EXPECT_DOUBLE_EQ(w[1].work->bytes, 32.0 * 8 + 2 * 32.0 * 8 * 4);
+}
+
 // Share of kernel time whose work is known in one of our torch.profiler traces.
 double knownShare(const std::string& file) {
   const Trace t = importChromeTrace(test::dataDir("training-h200") / file);
