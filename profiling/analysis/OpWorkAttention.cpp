@@ -97,7 +97,7 @@ std::optional<OpWorkResult> attentionWork(std::string_view op_name, const OpInpu
     // Flash and cuDNN run two helpers beside the main kernel, each its own
     // pass: dot(dO, O) per query row (which also zeroes the fp32 dq
     // accumulator the main kernel adds into), and dq converted from it.
-    const double e_bytes = r.work->bytes > 0 ? *elementBytes(in.inputs[0]) : 2;
+    const double e_bytes = elementBytes(in.inputs[q_at]).value_or(2);  // q was read: its dtype is known
     const double rows = batch * hq * l, out = rows * ev, q_elements = in.inputs[q_at].numel();
     r.parts.push_back(
         {"dot_do_o", Work{2 * out, 2 * out * e_bytes + rows * 4 + q_elements * 4, r.work->precision}});
