@@ -47,6 +47,17 @@ double OpInput::distinctElements() const {
 
 std::optional<int> elementBytes(const OpInput& in) { return dtypeBytes(in.type); }
 
+const OpInput* widestFloatInput(const OpInputs& in) {
+  const OpInput* widest = nullptr;
+  for (const OpInput& i : in.inputs) {
+    if (i.dims.empty()) continue;
+    const Precision p = precisionOfType(i.type);
+    if (p == Precision::BF16 || p == Precision::FP16 || p == Precision::FP32)
+      if (!widest || elementBytes(i).value_or(0) > elementBytes(*widest).value_or(0)) widest = &i;
+  }
+  return widest;
+}
+
 namespace {
 
 struct Family {

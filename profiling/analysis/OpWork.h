@@ -114,6 +114,10 @@ bool isMemoryHelperName(std::string_view op_name);
 // _fused_adamw_, _fused_adam_, _fused_sgd_: their parameter list is input 0.
 bool isFusedOptimizerName(std::string_view op_name);
 
+// The tensor input of the widest floating dtype (bf16, fp16, fp32; the first
+// of equal ones): the dtype an op's result is promoted to. nullptr when none.
+const OpInput* widestFloatInput(const OpInputs& in);
+
 // Element size of an input's dtype, nullopt when not a known tensor dtype.
 std::optional<int> elementBytes(const OpInput& in);
 

@@ -110,16 +110,10 @@ double broadcastElements(const OpInputs& in) {
 
 // The widest floating-point tensor input (the output's dtype), else the first tensor input.
 const OpInput* outputLike(const OpInputs& in) {
-  const OpInput* first = nullptr;
-  const OpInput* widest = nullptr;
-  for (const OpInput& i : in.inputs) {
-    if (i.dims.empty()) continue;
-    if (!first) first = &i;
-    const Precision p = precisionOfType(i.type);
-    if (p == Precision::BF16 || p == Precision::FP16 || p == Precision::FP32)
-      if (!widest || elementBytes(i).value_or(0) > elementBytes(*widest).value_or(0)) widest = &i;
-  }
-  return widest ? widest : first;
+  if (const OpInput* widest = widestFloatInput(in)) return widest;
+  for (const OpInput& i : in.inputs)
+    if (!i.dims.empty()) return &i;
+  return nullptr;
 }
 
 }  // namespace

@@ -117,14 +117,8 @@ std::optional<OpWorkResult> tritonWork(std::string_view op_name, const OpInputs&
     }
     return templateGemm(b, tensors);
   }
-  double widest = 0;
-  for (size_t t : tensors) {
-    b.read(t);
-    const Precision p = precisionOfType(in.inputs[t].type);
-    const double e = elementBytes(in.inputs[t]).value_or(0);
-    if ((p == Precision::BF16 || p == Precision::FP16 || p == Precision::FP32) && e > widest)
-      widest = e, b.work.precision = p;
-  }
+  for (size_t t : tensors) b.read(t);
+  if (const OpInput* widest = widestFloatInput(in)) b.work.precision = precisionOfType(widest->type);
   const bool reduction = !op_name.starts_with("triton_poi_");
   double elements = 0;
   if (!reduction && !sizes.empty()) elements = double(sizes.back());
