@@ -79,7 +79,7 @@ const RunView& view() {
 
 void OverviewFrame64(benchmark::State& state) {
   const RunView& v = view();
-  const auto rows = ui::buildRankActivity(v.merged.trace);
+  const auto rows = ui::buildRankActivity(*v.run, v.analysis);
   const double begin = double(v.merged.trace.beginNs()), end = double(v.merged.trace.endNs());
   std::vector<ui::RankActivity> cells;
   std::vector<ui::ActivityRun> runs;

@@ -43,9 +43,10 @@ void RunPanels::drawOverview(const Theme& th, TimelineView& timeline) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const size_t row = std::min(rows_.size() - 1, static_cast<size_t>((mouse.y - origin.y) / height * float(rows_.size())));
   const double t = begin_ns_ + double((mouse.x - origin.x) / width) * (end_ns_ - begin_ns_);
-  ImGui::SetTooltip("rank %d  (click: show it here)", rows_[row].rank);
+  const bool loaded = run_->hasLanes(row) || !run_->eventsDropped();
+  ImGui::SetTooltip(loaded ? "rank %d  (click: show it here)" : "rank %d  (click: load its lanes)", rows_[row].rank);
   if (ImGui::IsItemClicked()) {
-    timeline.scrollToRank(rows_[row].rank);
+    showRank(row, timeline);
     const double half = std::max(1.0, axis.endNs() - axis.start_ns) / 2;
     timeline.showRange(t - half, t + half);
   }

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 
@@ -15,10 +16,13 @@ void RunPanels::setRun(std::shared_ptr<const RunView> run, TimelineView& timelin
   collective_order_.clear();
   rank_order_.clear();
   if (!run_) return;
-  const Trace& merged = run_->merged.trace;
-  rows_ = buildRankActivity(merged);
-  begin_ns_ = static_cast<double>(merged.beginNs());
-  end_ns_ = static_cast<double>(merged.endNs());
+  const RunAnalysis& a = run_->analysis;
+  rows_ = buildRankActivity(*run_->run, a);
+  // Every rank's span on the aligned axis, whether its events are loaded or not.
+  begin_ns_ = static_cast<double>(alignedBeginNs(a));
+  end_ns_ = begin_ns_;
+  for (size_t p = 0; p < a.ranks.size(); ++p)
+    if (a.ranks[p].events > 0) end_ns_ = std::max(end_ns_, double(a.ranks[p].end_ns + a.alignment.offsets_ns[p]));
   const auto& collectives = run_->analysis.collectives;
   collective_order_.resize(collectives.size());
   std::iota(collective_order_.begin(), collective_order_.end(), 0u);
@@ -29,10 +33,13 @@ void RunPanels::setRun(std::shared_ptr<const RunView> run, TimelineView& timelin
   links.reserve(collectives.size());
   for (const CollectiveStats& s : collectives) {
     TimelineView::CollectiveLink l;
-    for (const CollectiveArrival& a : s.arrivals) {
-      if (a.rank_pos == s.late_pos) l.late = l.events.size();
-      l.events.push_back(run_->mergedEvent(a.rank_pos, a.event));
+    for (const CollectiveArrival& arrival : s.arrivals) {  // the late one marked when its rank is loaded
+      const std::optional<EventRef> e = run_->mergedEvent(arrival.rank_pos, arrival.event);
+      if (!e) continue;  // that rank's lanes are not loaded
+      if (arrival.rank_pos == s.late_pos) l.late = l.events.size();
+      l.events.push_back(*e);
     }
+    if (l.events.empty()) continue;
     l.begin_ns = static_cast<double>(s.start_ns);
     l.end_ns = static_cast<double>(s.end_ns);
     links.push_back(std::move(l));
@@ -40,11 +47,18 @@ void RunPanels::setRun(std::shared_ptr<const RunView> run, TimelineView& timelin
   timeline.setCollectiveLinks(std::move(links));
 }
 
-EventRef RunPanels::lateArrival(size_t i) const {
+std::optional<EventRef> RunPanels::lateArrival(size_t i) const {
   const CollectiveStats& s = run_->analysis.collectives.at(i);
   for (const CollectiveArrival& a : s.arrivals)
     if (a.rank_pos == s.late_pos) return run_->mergedEvent(a.rank_pos, a.event);
-  return run_->mergedEvent(s.arrivals.front().rank_pos, s.arrivals.front().event);
+  return std::nullopt;
+}
+
+void RunPanels::showRank(size_t pos, TimelineView& timeline) {
+  if (run_->hasLanes(pos) || !run_->eventsDropped())
+    timeline.scrollToRank(run_->run->ranks[pos].rank);
+  else
+    lanes_request_ = pos;
 }
 
 std::optional<AlignMethod> RunPanels::drawSummary(const Theme& th, TimelineView& timeline) {
@@ -68,6 +82,13 @@ std::optional<AlignMethod> RunPanels::drawSummary(const Theme& th, TimelineView&
   ImGui::TextDisabled("residual skew %s over %zu collectives", formatDuration(a.alignment.residual_skew_ns).c_str(),
                       a.alignment.collectives_used);
   if (!a.alignment.note.empty()) ImGui::TextWrapped("%s", a.alignment.note.c_str());
+  if (run_->eventsDropped()) {
+    size_t loaded = 0;
+    for (size_t p = 0; p < run.ranks.size(); ++p) loaded += run_->hasLanes(p) ? 1 : 0;
+    ImGui::TextWrapped("Too large to hold whole: %s. The figures cover every rank; the timeline shows the %zu "
+                       "rank(s) whose lanes you load (Ranks table, or click the strip). No critical path.",
+                       run_->dropped_reason.c_str(), loaded);
+  }
   ImGui::Spacing();
   if (a.stragglers.empty()) {
     ImGui::TextDisabled("No rank arrived last at a collective.");
@@ -78,7 +99,7 @@ std::optional<AlignMethod> RunPanels::drawSummary(const Theme& th, TimelineView&
       std::string line = "rank " + std::to_string(s.rank) + ": last " + std::to_string(s.late_count) + "x, held up " +
                          formatDuration(s.wait_caused_ns);
       ImGui::PushID(static_cast<int>(i));
-      if (ImGui::Selectable(line.c_str())) timeline.scrollToRank(s.rank);
+      if (ImGui::Selectable(line.c_str())) showRank(static_cast<size_t>(run.indexOfRank(s.rank)), timeline);
       ImGui::PopID();
     }
   }

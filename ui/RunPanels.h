@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "profiling/analysis/RunView.h"
@@ -33,13 +34,20 @@ class RunPanels {
   std::optional<AlignMethod> drawSummary(const Theme& theme, TimelineView& timeline);
   // "Collectives" and "Ranks" tab items (between BeginTabBar and EndTabBar).
   void drawTableTabs(const Theme& theme, TimelineView& timeline);
+  // A run whose events were dropped: the rank position whose lanes the user
+  // asked for since the last call (the Ranks table, the strip, a collective
+  // whose late rank is not loaded), once.
+  std::optional<size_t> takeLanesRequest() { return std::exchange(lanes_request_, std::nullopt); }
 
-  // The late arrival of collective `i` in the merged trace.
-  EventRef lateArrival(size_t i) const;
+  // The late arrival of collective `i` in the merged trace; nullopt when its
+  // rank's lanes are not loaded.
+  std::optional<EventRef> lateArrival(size_t i) const;
 
  private:
   void drawCollectivesTable(TimelineView& timeline);
   void drawRanksTable(TimelineView& timeline);
+  // Shows rank position `pos` in the timeline, or asks for its lanes.
+  void showRank(size_t pos, TimelineView& timeline);
 
   std::shared_ptr<const RunView> run_;
   std::vector<RankActivityRow> rows_;
@@ -48,6 +56,7 @@ class RunPanels {
   std::vector<ActivityRun> runs_;
   std::vector<uint32_t> collective_order_;
   std::vector<uint32_t> rank_order_;
+  std::optional<size_t> lanes_request_;
 };
 
 }  // namespace fuselab::ui

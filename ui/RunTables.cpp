@@ -104,9 +104,13 @@ void RunPanels::drawCollectivesTable(TimelineView& timeline) {
       if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns)) {
         timeline.showRange(double(s.start_ns) - 0.1 * double(s.end_ns - s.start_ns),
                            double(s.end_ns) + 0.1 * double(s.end_ns - s.start_ns));
-        timeline.select(lateArrival(i));
+        if (const auto late = lateArrival(i)) timeline.select(*late);
+        else showRank(s.late_pos, timeline);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: select the late arrival (rank %d)", s.late_rank);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(lateArrival(i) ? "click: select the late arrival (rank %d)"
+                                         : "click: load the lanes of the late rank (%d)",
+                          s.late_rank);
       ImGui::PopID();
       textCell("+" + formatDuration(static_cast<int64_t>(double(s.start_ns) - origin)));
       textCell(bytesText(s.bytes));
@@ -164,8 +168,10 @@ void RunPanels::drawRanksTable(TimelineView& timeline) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(static_cast<int>(ri));
-    if (ImGui::Selectable(std::to_string(r.rank).c_str(), false, ImGuiSelectableFlags_SpanAllColumns))
-      timeline.scrollToRank(r.rank);
+    const std::string label = std::to_string(r.rank) + (run_->eventsDropped() && !run_->hasLanes(rank_order_[ri])
+                                                            ? "  (click: load lanes)" : "");
+    if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns))
+      showRank(rank_order_[ri], timeline);
     ImGui::PopID();
     textCell(std::to_string(r.kernels));
     textCell(formatPercent(r.utilization.fraction));

@@ -21,6 +21,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,7 +72,7 @@ class TimelineView {
   // --- runs -------------------------------------------------------------------
   struct CollectiveLink {
     std::vector<EventRef> events;  // one per rank, in the shown trace
-    size_t late = 0;               // index of the late arrival in `events`
+    size_t late = SIZE_MAX;        // index of the late arrival in `events` (SIZE_MAX: not shown)
     double begin_ns = 0, end_ns = 0;
   };
   // Links to draw (any order); cleared by setTrace.

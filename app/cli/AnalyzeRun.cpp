@@ -1,46 +1,83 @@
 #include "app/cli/AnalyzeRun.h"
 
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <future>
 #include <iostream>
 
 #include "app/report/CriticalPathReport.h"
 #include "app/report/RunReport.h"
 #include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/trace/RunLoader.h"
+#include "profiling/analysis/RunStreaming.h"
+#include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TracePaths.h"
 
 namespace fuselab {
+
+namespace {
+
+// "rank files read: 12 of 128, 3.4 GB of 36 GB" on one terminal line,
+// redrawn every half second while `done` is not ready.
+void showProgress(const RunStreamProgress& p, std::future<StreamedRun>& done) {
+  using namespace std::chrono_literals;
+  bool shown = false;
+  while (done.wait_for(500ms) != std::future_status::ready) {
+    std::fprintf(stderr, "\rfuselab analyze: rank files read: %zu of %zu, %s of %s   ", p.ranksDone(), p.rankCount(),
+                 formatBytes(p.bytesDone()).c_str(), formatBytes(p.bytesTotal()).c_str());
+    shown = true;
+  }
+  if (shown) std::fputs("\n", stderr);
+}
+
+}  // namespace
 
 bool isRunArgument(const std::vector<std::string>& paths) {
   return pathsNameRun(std::vector<std::filesystem::path>(paths.begin(), paths.end()));
 }
 
 int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const RunAnalysisOptions& options) {
-  Run run;
+  StreamedRun streamed;
   try {
     std::vector<std::filesystem::path> given(paths.begin(), paths.end());
-    run = loadRun(expandRunPaths(given));
+    RunStreamOptions stream;
+    stream.analysis = options;
+    RunStreamProgress progress;
+    stream.progress = &progress;
+    auto files = expandRunPaths(given);
+    std::future<StreamedRun> done = std::async(std::launch::async, [&] { return streamRun(files, stream); });
+    if (::isatty(STDERR_FILENO)) showProgress(progress, done);
+    streamed = done.get();
   } catch (const std::exception& e) {  // RunLoadError names the file
     std::cerr << "fuselab analyze: " << e.what() << "\n";
     return 1;
   }
+  const Run& run = *streamed.run;
+  const RunAnalysis& analysis = streamed.analysis;
   // Skipped files are named on stderr too, so --json's stdout stays JSON alone.
   for (const std::string& w : run.warnings) std::cerr << "fuselab analyze: warning: " << w << "\n";
-  // The merge and the path need the aligned collectives only: they run
-  // beside the per-rank figures.
+  // The critical path crosses every rank's events: only when they were kept.
   MergedRun merged;
   CriticalPathAnalysis path;
-  const RunAnalysis analysis = analyzeRun(run, options, [&](const RunAnalysis& aligned) {
-    merged = mergeRun(run, aligned.alignment.offsets_ns);
-    path = analyzeRunCriticalPath(aligned, merged);
-  });
+  std::string path_skipped;
+  if (streamed.events_kept) {
+    merged = mergeRun(run, analysis.alignment.offsets_ns);
+    path = analyzeRunCriticalPath(analysis, merged);
+  } else {
+    path_skipped = "the critical path needs every rank's events in memory: " + streamed.dropped_reason;
+    std::cerr << "fuselab analyze: " << path_skipped << "\n";
+  }
   if (json) {
     nlohmann::ordered_json j = runJson(run, analysis);
     j["critical_path"] = criticalPathJson(merged.trace, path, merged.trace.beginNs());
+    if (!path_skipped.empty()) j["critical_path"]["skipped"] = path_skipped;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << runText(run, analysis) << "\n";
-    writeCriticalPathText(std::cout, merged.trace, path);
+    if (path_skipped.empty()) writeCriticalPathText(std::cout, merged.trace, path);
+    else std::cout << "Critical path: skipped: " << path_skipped << "\n";
   }
   return 0;
 }

@@ -13,49 +13,53 @@
 
 namespace fuselab {
 
-namespace {
-
-LoadOutcome runJob(const std::string& what, const std::string& path, const std::vector<std::string>& run_paths,
-                   std::shared_ptr<const Trace> trace, std::shared_ptr<const RunView> run,
-                   std::optional<AlignMethod> align, const std::string& label, const AnalysisOptions& options,
-                   bool keep_view, ImportProgress* progress) {
+LoadOutcome TraceLoader::runJob(const Job& job, ImportProgress* progress, RunStreamProgress* run_progress) {
   LoadOutcome out;
-  out.what = what;
+  out.what = job.what;
+  std::shared_ptr<const Trace> trace = job.trace;
+  std::shared_ptr<const RunView> run = job.run;
   try {
     std::error_code ec;
-    if (run && align) {
-      auto view = std::make_shared<const RunView>(realignRunView(*run, align));
+    if (run && (job.align || job.lanes_of)) {
+      ChromeImportOptions import;
+      import.progress = progress;
+      auto view = std::make_shared<const RunView>(job.align ? realignRunView(*run, job.align)
+                                                            : withRankLanes(*run, *job.lanes_of, import));
       trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
       run = std::move(view);
     }
-    if (!trace && (!run_paths.empty() || !path.empty())) {
-      std::vector<std::filesystem::path> files(run_paths.begin(), run_paths.end());
-      if (files.empty()) files.push_back(path);
+    if (!trace && (!job.run_paths.empty() || !job.path.empty())) {
+      std::vector<std::filesystem::path> files(job.run_paths.begin(), job.run_paths.end());
+      if (files.empty()) files.push_back(job.path);
       if (!pathsNameRun(files) && !std::filesystem::is_regular_file(files.front(), ec)) {
         out.error = files.front().string() + ": no such file";
         return out;
       }
       OpenOptions open;
-      open.run.trace = options;
+      open.run.trace = job.options;
       open.import.progress = progress;
+      open.run_progress = run_progress;
+      open.allow_dropped_events = true;
       OpenedTraceOrRun opened = openTraceOrRun(files, open);
       trace = std::move(opened.trace);
       run = std::move(opened.run);
     }
     // The path does not depend on the analysis options: a new analysis of
-    // the same trace (keep_view) keeps the one the window has.
+    // the same trace (keep_view) keeps the one the window has. A run whose
+    // events were dropped has none: it crosses every rank's events.
     std::shared_ptr<const TraceAnalysis> analysis;
     std::shared_ptr<const CriticalPathAnalysis> critical_path;
-    if (keep_view) {
-      analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, options));
+    if (job.keep_view || (run && run->eventsDropped())) {
+      analysis = std::make_shared<const TraceAnalysis>(analyzeTrace(*trace, job.options));
     } else {
       AnalysisWithPath both = analyzeTraceWithPath(
-          *trace, options, run ? collectiveDependencies(run->analysis, run->merged) : std::vector<CollectiveDependency>{});
+          *trace, job.options,
+          run ? collectiveDependencies(run->analysis, run->merged) : std::vector<CollectiveDependency>{});
       analysis = std::make_shared<const TraceAnalysis>(std::move(both.analysis));
       critical_path = std::make_shared<const CriticalPathAnalysis>(std::move(both.critical_path));
     }
-    out.loaded = LoadedTrace{std::move(trace), std::move(analysis), label, path, keep_view, std::move(run),
-                             std::move(critical_path)};
+    out.loaded = LoadedTrace{std::move(trace), std::move(analysis), job.label,     job.path,
+                             job.keep_view,    std::move(run),      std::move(critical_path)};
   } catch (const TraceImportCancelled& e) {
     out.cancelled = true;
     out.error = e.what();
@@ -64,8 +68,6 @@ LoadOutcome runJob(const std::string& what, const std::string& path, const std::
   }
   return out;
 }
-
-}  // namespace
 
 TraceLoader::~TraceLoader() {
   if (running_.valid()) running_.wait();
@@ -85,6 +87,17 @@ void TraceLoader::loadRun(const std::vector<std::string>& paths, const AnalysisO
   j.what = "open a run of " + std::to_string(paths.size()) + " files";
   j.run_paths = paths;
   j.label = "run: " + std::filesystem::path(paths.front()).parent_path().filename().string();
+  j.options = options;
+  submit(std::move(j));
+}
+
+void TraceLoader::loadRankLanes(std::shared_ptr<const RunView> run, size_t rank_pos, std::string label,
+                                const AnalysisOptions& options) {
+  Job j;
+  j.what = "load the lanes of rank " + std::to_string(run->run->ranks.at(rank_pos).rank);
+  j.run = std::move(run);
+  j.lanes_of = rank_pos;
+  j.label = std::move(label);
   j.options = options;
   submit(std::move(j));
 }
@@ -124,10 +137,11 @@ void TraceLoader::submit(Job job) {
 void TraceLoader::start(Job job) {
   running_what_ = job.what;
   running_progress_ = std::make_shared<ImportProgress>();
-  running_ = std::async(std::launch::async, [j = std::move(job), progress = running_progress_] {
-    return runJob(j.what, j.path, j.run_paths, j.trace, j.run, j.align, j.label, j.options, j.keep_view,
-                  progress.get());
-  });
+  running_run_progress_ = std::make_shared<RunStreamProgress>();
+  running_ = std::async(std::launch::async,
+                        [j = std::move(job), progress = running_progress_, run_progress = running_run_progress_] {
+                          return runJob(j, progress.get(), run_progress.get());
+                        });
 }
 
 void TraceLoader::collect() {
@@ -141,6 +155,7 @@ void TraceLoader::collect() {
   done_.push_back(std::move(outcome));
   running_what_.clear();
   running_progress_.reset();
+  running_run_progress_.reset();
   running_cancelled_ = false;
   if (waiting_) {
     Job next = std::move(*waiting_);
@@ -151,9 +166,20 @@ void TraceLoader::collect() {
 
 std::optional<double> TraceLoader::progress() const {
   if (!running_.valid() || !running_progress_) return std::nullopt;
+  if (running_run_progress_ && running_run_progress_->rankCount() > 0) {
+    const uint64_t total = running_run_progress_->bytesTotal();
+    if (total == 0) return std::nullopt;
+    return std::min(1.0, double(running_run_progress_->bytesDone()) / double(total));
+  }
   uint64_t total = running_progress_->total.load();
   if (total == 0) return std::nullopt;
   return std::min(1.0, double(running_progress_->done.load()) / double(total));
+}
+
+std::string TraceLoader::progressDetail() const {
+  if (!running_.valid() || !running_run_progress_ || running_run_progress_->rankCount() == 0) return {};
+  return "rank files read: " + std::to_string(running_run_progress_->ranksDone()) + " of " +
+         std::to_string(running_run_progress_->rankCount());
 }
 
 void TraceLoader::cancel() {
@@ -161,6 +187,7 @@ void TraceLoader::cancel() {
   if (!running_.valid()) return;
   running_cancelled_ = true;
   if (running_progress_) running_progress_->cancel.store(true);
+  if (running_run_progress_) running_run_progress_->cancel();
 }
 
 std::vector<LoadOutcome> TraceLoader::poll() {

@@ -1,7 +1,8 @@
 // Loads and analyses traces off the UI thread: a trace file (import +
 // analysis), a run (a folder or several files: the ranks of one job, merged
-// into one trace on the aligned axis) or a trace already in memory (a
-// capture, or a new gap threshold). One job runs at a time; a newer request waiting replaces an
+// into one trace on the aligned axis; a run too large for memory keeps its
+// summaries and loads a rank's lanes when asked) or a trace already in
+// memory (a capture, or a new gap threshold). One job runs at a time; a newer request waiting replaces an
 // older waiting one. Results are picked up with poll() from the UI thread.
 #pragma once
 
@@ -44,6 +45,10 @@ class TraceLoader {
   void loadFile(const std::string& path, const AnalysisOptions& options);
   // Several files (or folders) as the ranks of one run.
   void loadRun(const std::vector<std::string>& paths, const AnalysisOptions& options);
+  // A run whose events were dropped (RunView.h), with one more rank's lanes
+  // loaded (the oldest loaded make room).
+  void loadRankLanes(std::shared_ptr<const RunView> run, size_t rank_pos, std::string label,
+                     const AnalysisOptions& options);
   // The same ranks aligned another way (a new merged trace and analysis).
   void realignRun(std::shared_ptr<const RunView> run, AlignMethod method, std::string label,
                   const AnalysisOptions& options);
@@ -55,9 +60,11 @@ class TraceLoader {
   std::vector<LoadOutcome> poll();
   bool busy() const { return running_.valid() || waiting_.has_value(); }
   const std::string& currentJob() const { return running_what_; }
-  // Share of the running job's file read so far (0 to 1); nullopt when it
+  // Share of the running job's file(s) read so far (0 to 1); nullopt when it
   // reads no file (an analysis) or has not started reading.
   std::optional<double> progress() const;
+  // For a run: "rank files read: 3 of 16"; "" otherwise.
+  std::string progressDetail() const;
   // Stops the running job and drops the waiting one. The running job's
   // outcome is LoadOutcome::cancelled even if it finished meanwhile: what the
   // user cancelled never replaces the open trace.
@@ -73,16 +80,19 @@ class TraceLoader {
     std::shared_ptr<const Trace> trace;  // analyse this trace
     std::shared_ptr<const RunView> run;  // ... the merged trace of this run (or realign it:)
     std::optional<AlignMethod> align;
+    std::optional<size_t> lanes_of;      // ... or load this rank position's lanes
     std::string label;
     AnalysisOptions options;
     bool keep_view = false;
   };
+  static LoadOutcome runJob(const Job& job, ImportProgress* progress, RunStreamProgress* run_progress);
   void submit(Job job);
   void start(Job job);
   void collect();  // moves a finished running job to done_, starts the waiting one
 
   std::future<LoadOutcome> running_;
   std::shared_ptr<ImportProgress> running_progress_;
+  std::shared_ptr<RunStreamProgress> running_run_progress_;
   bool running_cancelled_ = false;
   std::string running_what_;
   std::optional<Job> waiting_;

@@ -135,6 +135,11 @@ void Workspace::drawDiscardPrompt() {
   ImGui::EndPopup();
 }
 
+void Workspace::loadRankLanes(size_t rank_pos) {
+  if (run_ && run_->eventsDropped() && rank_pos < run_->run->ranks.size())
+    loader_.loadRankLanes(run_, rank_pos, label_, analysisOptions());
+}
+
 void Workspace::realignRun(AlignMethod method) {
   if (run_) loader_.realignRun(run_, method, label_, analysisOptions());
 }
@@ -151,6 +156,7 @@ void Workspace::setMeasuredCeilings(const Ceilings& ceilings) {
 }
 
 void Workspace::poll() {
+  if (auto pos = run_panels_.takeLanesRequest()) loadRankLanes(*pos);
   for (LoadOutcome& o : loader_.poll()) {
     if (o.cancelled) {
       notify("Cancelled: " + o.what);
@@ -167,6 +173,10 @@ void Workspace::poll() {
       timeline_.setAnalysis(analysis_);  // the critical path stays: it does not depend on the options
       continue;
     }
+    // A rank's lanes loaded into the run shown: the view stays, on that rank.
+    const bool more_lanes = run_ && l.run && run_->run == l.run->run && !l.run->lanes_order.empty();
+    const bool keep_range = more_lanes && trace_ && trace_->eventCount() > 0;
+    const auto kept_axis = timeline_.axis();
     run_ = l.run;
     trace_ = l.trace;
     analysis_ = l.analysis;
@@ -176,6 +186,10 @@ void Workspace::poll() {
     timeline_.setTrace(trace_, analysis_);
     timeline_.setCriticalPath(l.critical_path);
     run_panels_.setRun(run_, timeline_);
+    if (keep_range) timeline_.showRange(kept_axis.start_ns, kept_axis.endNs());
+    if (more_lanes) {
+      timeline_.scrollToRank(run_->run->ranks[run_->lanes_order.back()].rank);
+    }
     if (!path_.empty()) settings_.addRecentFile(path_);
   }
 }
@@ -440,6 +454,10 @@ void Workspace::drawStatusBar(const ui::Theme& th, float height) {
   if (loader_.busy()) {
     static const char spinner[] = "|/-\\";
     ImGui::Text("%c %s...", spinner[static_cast<int>(ImGui::GetTime() * 8) % 4], loader_.currentJob().c_str());
+    if (const std::string detail = loader_.progressDetail(); !detail.empty()) {
+      ImGui::SameLine();
+      ImGui::TextUnformatted(detail.c_str());
+    }
     if (std::optional<double> done = loader_.progress()) {
       // A large trace takes seconds to read: how far it is, and a way out.
       ImGui::SameLine();

@@ -59,6 +59,9 @@ class Workspace {
   void answerDiscardPrompt(bool discard);
   // Aligns the open run's ranks another way (in the background).
   void realignRun(AlignMethod method);
+  // A run too large to hold (RunView.h): loads rank position `rank_pos`'s
+  // lanes into the timeline (in the background; the oldest loaded make room).
+  void loadRankLanes(size_t rank_pos);
   // Re-analyses the current trace with another gap threshold.
   void setGapThreshold(int64_t ns);
   // Keeps ceilings measured on this machine (saved with the settings) and

@@ -97,7 +97,7 @@ std::string runText(const Run& run, const RunAnalysis& a, const RunReportOptions
 
 nlohmann::ordered_json runJson(const Run& run, const RunAnalysis& a) {
   using json = nlohmann::ordered_json;
-  const int64_t origin = alignedBeginNs(run, a.alignment);
+  const int64_t origin = alignedBeginNs(a);
   json j;
   j["format_version"] = kJsonFormatVersion;
   j["run"] = {{"world_size", run.world_size},

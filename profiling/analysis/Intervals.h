@@ -7,6 +7,9 @@
 
 namespace fuselab {
 
+// [start, end) pairs.
+using Intervals = std::vector<std::pair<int64_t, int64_t>>;
+
 // Length of the union of [start, end) intervals (any order, may overlap).
 int64_t unionLengthNs(std::vector<std::pair<int64_t, int64_t>> intervals);
 

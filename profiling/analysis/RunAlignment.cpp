@@ -130,14 +130,6 @@ std::optional<AlignMethod> alignMethodFromName(std::string_view name) {
   return std::nullopt;
 }
 
-int64_t alignedBeginNs(const Run& run, const RunAlignment& alignment) {
-  int64_t begin = INT64_MAX;
-  for (size_t r = 0; r < run.ranks.size(); ++r)
-    if (run.ranks[r].trace.eventCount() > 0)
-      begin = std::min(begin, run.ranks[r].trace.beginNs() + alignment.offsets_ns[r]);
-  return begin == INT64_MAX ? 0 : begin;
-}
-
 int64_t densestMedianNs(std::vector<int64_t> values, int64_t window) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());

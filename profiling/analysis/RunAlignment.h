@@ -47,9 +47,6 @@ struct RunAlignment {
 RunAlignment alignRun(const Run& run, const std::vector<std::vector<CollectiveEvent>>& per_rank,
                       std::vector<MatchedCollective>& matched, std::optional<AlignMethod> requested);
 
-// Earliest event of the run on the aligned axis (0 for an empty run).
-int64_t alignedBeginNs(const Run& run, const RunAlignment& alignment);
-
 // Median of the values inside the window of width `window` that holds the
 // most of them (the earliest such window on ties); 0 when empty.
 int64_t densestMedianNs(std::vector<int64_t> values, int64_t window);

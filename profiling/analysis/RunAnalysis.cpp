@@ -1,27 +1,27 @@
 #include "profiling/analysis/RunAnalysis.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <future>
 
-#include "profiling/analysis/Intervals.h"
-#include "profiling/trace/ParallelFor.h"
 #include "profiling/analysis/RunGroupKeys.h"
+#include "profiling/trace/ParallelFor.h"
 
 namespace fuselab {
 
 namespace {
 
-int64_t unionNs(const std::vector<CollectiveEvent>& events) {
-  std::vector<std::pair<int64_t, int64_t>> spans;
-  spans.reserve(events.size());
-  for (const CollectiveEvent& c : events) spans.emplace_back(c.start_ns, c.end_ns);
-  return unionLengthNs(std::move(spans));
-}
-
 // The alignment and the collectives' figures on it.
 void align(const Run& run, RunAnalysis& a, std::optional<AlignMethod> method) {
   a.matched = a.matched_unaligned;
   a.alignment = alignRun(run, a.collectives_per_rank, a.matched, method);
-  a.collectives = collectiveStats(run, a.collectives_per_rank, a.matched, a.alignment);
+  a.collectives = collectiveStats(run, a.collectives_per_rank, a.causes_per_rank, a.matched, a.alignment);
+}
+
+// Group keys made to agree across ranks, then the matching.
+void matchAcrossRanks(const Run& run, RunAnalysis& a) {
+  keyUnnamedGroups(run, a.collectives_per_rank);
+  a.matched_unaligned = matchCollectives(a.collectives_per_rank);
 }
 
 // What follows from the alignment and each rank's trace figures (a.ranks).
@@ -36,41 +36,54 @@ void summarize(RunAnalysis& a) {
   a.verdict = decideRunVerdict(a.ranks, a.collectives, a.stragglers);
 }
 
-RankStats rankStats(const RankTrace& r, const std::vector<CollectiveEvent>& collectives, const AnalysisOptions& options) {
-  const TraceAnalysis t = analyzeTrace(r.trace, options);
-  RankStats s;
-  s.rank = r.rank;
-  s.file = r.file;
-  s.kernels = t.kernel_count;
-  s.utilization = t.utilization;
-  s.idle = t.idle;
-  s.time = rankTimeBreakdown(r.trace);
-  s.collectives = collectives.size();
-  s.comm_ns = unionNs(collectives);
-  s.overlap_fraction = commComputeOverlap(r.trace, collectives);
-  return s;
+// Moves each summary's parts after the collectives into `a`.
+void takeRankParts(std::vector<RankSummary>& summaries, RunAnalysis& a) {
+  a.causes_per_rank.clear();
+  a.ranks.clear();
+  a.activity.clear();
+  for (RankSummary& s : summaries) {
+    a.causes_per_rank.push_back(std::move(s.causes));
+    a.ranks.push_back(std::move(s.stats));
+    a.activity.push_back(std::move(s.activity));
+  }
 }
 
 }  // namespace
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) { return analyzeRun(run, options, {}); }
 
+int64_t alignedBeginNs(const RunAnalysis& a) {
+  int64_t begin = INT64_MAX;
+  for (size_t r = 0; r < a.ranks.size() && r < a.alignment.offsets_ns.size(); ++r)
+    if (a.ranks[r].events > 0) begin = std::min(begin, a.ranks[r].begin_ns + a.alignment.offsets_ns[r]);
+  return begin == INT64_MAX ? 0 : begin;
+}
+
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options,
                        const std::function<void(const RunAnalysis& aligned)>& beside) {
   RunAnalysis a;
-  a.collectives_per_rank.reserve(run.ranks.size());
-  for (const RankTrace& r : run.ranks) a.collectives_per_rank.push_back(findCollectives(r.trace));
-  keyUnnamedGroups(run, a.collectives_per_rank);
-  a.matched_unaligned = matchCollectives(a.collectives_per_rank);
+  std::vector<RankSummary> summaries(run.ranks.size());
+  parallelFor(run.ranks.size(), [&](size_t i) { summaries[i].collectives = findCollectives(run.ranks[i].trace); });
+  for (const RankSummary& s : summaries) a.collectives_per_rank.push_back(s.collectives);
+  matchAcrossRanks(run, a);
   align(run, a, options.align);
   std::future<void> side;
   if (beside) side = std::async(std::launch::async, [&beside, aligned = a] { beside(aligned); });
-  // Each rank's trace figures, side by side (the ranks are independent).
-  a.ranks.resize(run.ranks.size());
-  parallelFor(run.ranks.size(), [&](size_t i) {
-    a.ranks[i] = rankStats(run.ranks[i], a.collectives_per_rank[i], options.trace);
-  });
+  // The rest of each rank's summary, side by side (the ranks are independent).
+  parallelFor(run.ranks.size(), [&](size_t i) { completeRankSummary(run.ranks[i], summaries[i], options.trace); });
+  takeRankParts(summaries, a);
+  a.collectives = collectiveStats(run, a.collectives_per_rank, a.causes_per_rank, a.matched, a.alignment);
   if (side.valid()) side.get();
+  summarize(a);
+  return a;
+}
+
+RunAnalysis analyzeRunSummaries(const Run& run, std::vector<RankSummary> summaries, const RunAnalysisOptions& options) {
+  RunAnalysis a;
+  for (RankSummary& s : summaries) a.collectives_per_rank.push_back(std::move(s.collectives));
+  takeRankParts(summaries, a);
+  matchAcrossRanks(run, a);
+  align(run, a, options.align);
   summarize(a);
   return a;
 }

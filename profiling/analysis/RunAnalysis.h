@@ -3,6 +3,8 @@
 // alignment, per-collective and per-rank figures and the stragglers.
 // The pieces: CollectiveEvents.h, RunGroupKeys.h, RunMatching.h, RunAlignment.h,
 // RunCollectives.h, RunLateRank.h, RunRanks.h, RankTimeBreakdown.h, RunVerdict.h.
+// Each rank's part is its RankSummary (RankSummary.h): a run whose events
+// do not fit in memory is analysed from summaries alone (RunStreaming.h).
 #pragma once
 
 #include <functional>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/RankSummary.h"
 #include "profiling/analysis/RunRanks.h"
 #include "profiling/analysis/RunVerdict.h"
 
@@ -22,6 +25,8 @@ struct RunAnalysisOptions {
 
 struct RunAnalysis {
   std::vector<std::vector<CollectiveEvent>> collectives_per_rank;  // by position in Run::ranks
+  std::vector<std::vector<ArrivalCause>> causes_per_rank;         // before each of those collectives
+  std::vector<RankActivityBins> activity;                         // by position, each rank's own clock
   std::vector<MatchedCollective> matched;            // after alignment dropped mismatched members
   std::vector<MatchedCollective> matched_unaligned;  // before: what realignRun starts from
   RunAlignment alignment;
@@ -33,11 +38,20 @@ struct RunAnalysis {
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options = {});
 
+// Earliest event of the run on the aligned axis (0 for an empty run).
+int64_t alignedBeginNs(const RunAnalysis& analysis);
+
+// The same from each rank's summary (by position in run.ranks, whose events
+// may have been dropped): what the streaming pass calls.
+RunAnalysis analyzeRunSummaries(const Run& run, std::vector<RankSummary> summaries,
+                                const RunAnalysisOptions& options = {});
+
 // The same, with `beside` run on a thread of its own next to the per-rank
 // figures (each rank's trace analysis, the slowest part), as soon as the
 // collectives are matched and aligned: it gets a copy of the analysis with
 // collectives_per_rank, matched, alignment and collectives set (what a merge
-// and the run's critical path need), ranks and what follows not yet.
+// and the run's critical path need), ranks, the late ranks' causes and what
+// follows not yet.
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options,
                        const std::function<void(const RunAnalysis& aligned)>& beside);
 

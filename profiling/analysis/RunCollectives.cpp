@@ -1,7 +1,6 @@
 #include "profiling/analysis/RunCollectives.h"
 
 #include <algorithm>
-#include <memory>
 
 namespace fuselab {
 
@@ -15,9 +14,9 @@ int collectiveGroupSize(const Run& run, const CollectiveEvent& c, size_t rank_po
 }
 
 std::vector<CollectiveStats> collectiveStats(const Run& run, const std::vector<std::vector<CollectiveEvent>>& per_rank,
+                                             const std::vector<std::vector<ArrivalCause>>& causes_per_rank,
                                              const std::vector<MatchedCollective>& matched,
                                              const RunAlignment& alignment) {
-  std::vector<std::unique_ptr<ArrivalCauses>> causes(run.ranks.size());  // built for late ranks only
   std::vector<CollectiveStats> out;
   out.reserve(matched.size());
   for (const MatchedCollective& m : matched) {
@@ -58,9 +57,8 @@ std::vector<CollectiveStats> collectiveStats(const Run& run, const std::vector<s
       s.algbw_gbps = double(s.bytes) / double(s.transfer_ns);
       if (auto factor = busBandwidthFactor(s.kind, s.group_size)) s.busbw_gbps = *s.algbw_gbps * *factor;
     }
-    auto& rank_causes = causes[s.late_pos];
-    if (!rank_causes) rank_causes = std::make_unique<ArrivalCauses>(run.ranks[s.late_pos].trace);
-    s.late_rank_before = rank_causes->before(per_rank[late->rank_pos][late->event]);
+    if (late->rank_pos < causes_per_rank.size() && late->event < causes_per_rank[late->rank_pos].size())
+      s.late_rank_before = causes_per_rank[late->rank_pos][late->event];
     out.push_back(std::move(s));
   }
   std::stable_sort(out.begin(), out.end(),

@@ -42,8 +42,10 @@ struct CollectiveStats {
   std::vector<CollectiveArrival> arrivals;  // by rank
 };
 
-// Sorted by first arrival.
+// Sorted by first arrival. causes_per_rank[r][i]: what rank position r did
+// before its collective i (RankSummary.h); unknown where not given.
 std::vector<CollectiveStats> collectiveStats(const Run& run, const std::vector<std::vector<CollectiveEvent>>& per_rank,
+                                             const std::vector<std::vector<ArrivalCause>>& causes_per_rank,
                                              const std::vector<MatchedCollective>& matched,
                                              const RunAlignment& alignment);
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <map>
 
+#include "profiling/analysis/Intervals.h"
+
 namespace fuselab {
 
 namespace {
-
-using Intervals = std::vector<std::pair<int64_t, int64_t>>;
 
 // Sorted, disjoint.
 Intervals merged(Intervals v) {

@@ -19,6 +19,9 @@ namespace fuselab {
 struct RankStats {
   int rank = 0;
   std::string file;
+  int64_t begin_ns = 0;       // the rank's own clock: its first event's start
+  int64_t end_ns = 0;         // its last event's end
+  uint64_t events = 0;
   uint64_t kernels = 0;       // kernels in the analysis scope
   Utilization utilization;    // GPU, as analyzeTrace
   IdleBreakdown idle;         // GPU idle gaps by cause, as analyzeTrace

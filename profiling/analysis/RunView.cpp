@@ -1,6 +1,35 @@
 #include "profiling/analysis/RunView.h"
 
+#include <algorithm>
+
+#include "profiling/trace/MemoryBudget.h"
+#include "profiling/trace/TraceTextStream.h"
+
 namespace fuselab {
+
+namespace {
+
+// The merge of the ranks' own events, or of the lanes loaded again.
+MergedRun mergeView(const RunView& v) {
+  if (!v.eventsDropped()) return mergeRun(*v.run, v.analysis.alignment.offsets_ns);
+  std::vector<const Trace*> traces(v.run->ranks.size(), nullptr);
+  for (size_t p = 0; p < v.lanes.size() && p < traces.size(); ++p) traces[p] = v.lanes[p].get();
+  return mergeRun(*v.run, traces, v.analysis.alignment.offsets_ns);
+}
+
+// `view` without its merged trace (the costly part to copy), to redo it.
+RunView sameRanks(const RunView& view) {
+  RunView v;
+  v.run = view.run;
+  v.analysis = view.analysis;
+  v.dropped_reason = view.dropped_reason;
+  v.memory_bytes = view.memory_bytes;
+  v.lanes = view.lanes;
+  v.lanes_order = view.lanes_order;
+  return v;
+}
+
+}  // namespace
 
 RunView makeRunView(std::shared_ptr<const Run> run, const RunAnalysisOptions& options) {
   RunView v;
@@ -12,16 +41,47 @@ RunView makeRunView(std::shared_ptr<const Run> run, const RunAnalysisOptions& op
 }
 
 RunView realignRunView(const RunView& view, std::optional<AlignMethod> align) {
-  RunView v;
-  v.analysis = realignRun(*view.run, view.analysis, align);
-  v.merged = mergeRun(*view.run, v.analysis.alignment.offsets_ns);
-  v.run = view.run;
+  RunView v = sameRanks(view);
+  v.analysis = realignRun(*view.run, std::move(v.analysis), align);
+  v.merged = mergeView(v);
   return v;
 }
 
-RunView openRunView(const std::vector<std::filesystem::path>& files, const RunAnalysisOptions& options,
-                    const RunLoadOptions& load) {
-  return makeRunView(std::make_shared<const Run>(loadRun(expandRunPaths(files), load)), options);
+RunView openRunView(const std::vector<std::filesystem::path>& files, const RunStreamOptions& options) {
+  StreamedRun streamed = streamRun(expandRunPaths(files), options);
+  RunView v;
+  v.run = std::move(streamed.run);
+  v.analysis = std::move(streamed.analysis);
+  v.dropped_reason = std::move(streamed.dropped_reason);
+  v.memory_bytes = streamed.memory_bytes;
+  v.lanes.resize(v.eventsDropped() ? v.run->ranks.size() : 0);
+  v.merged = mergeView(v);
+  return v;
+}
+
+RunView withRankLanes(const RunView& view, size_t rank_pos, const ChromeImportOptions& import) {
+  if (!view.eventsDropped() || rank_pos >= view.lanes.size() || view.lanes[rank_pos]) return view;
+  RunView v = sameRanks(view);
+  const RankTrace& rank = v.run->ranks[rank_pos];
+  auto peak = [&](size_t p) { return importPeakEstimate(traceTextSizeHint(v.run->ranks[p].file)); };
+  uint64_t held = peak(rank_pos);
+  for (size_t p : v.lanes_order) held += peak(p);
+  // The oldest lanes make room (the new rank's own always loads).
+  while (!v.lanes_order.empty() && held > streamingImportBudget(v.memory_bytes)) {
+    held -= peak(v.lanes_order.front());
+    v.lanes[v.lanes_order.front()].reset();
+    v.lanes_order.erase(v.lanes_order.begin());
+  }
+  auto trace = std::make_shared<const Trace>(importChromeTrace(rank.file, import));
+  // The analysis points at events by index: the file must be the one summarised.
+  if (trace->eventCount() != v.analysis.ranks[rank_pos].events)
+    throw TraceImportError(rank.file + ": changed since the run was opened (" + std::to_string(trace->eventCount()) +
+                           " events, " + std::to_string(v.analysis.ranks[rank_pos].events) +
+                           " then); open the run again");
+  v.lanes[rank_pos] = std::move(trace);
+  v.lanes_order.push_back(rank_pos);
+  v.merged = mergeView(v);
+  return v;
 }
 
 }  // namespace fuselab

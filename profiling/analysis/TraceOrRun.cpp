@@ -7,7 +7,13 @@ namespace fuselab {
 OpenedTraceOrRun openTraceOrRun(const std::vector<std::filesystem::path>& paths, const OpenOptions& options) {
   OpenedTraceOrRun out;
   if (pathsNameRun(paths)) {
-    auto view = std::make_shared<const RunView>(openRunView(paths, options.run));
+    RunStreamOptions stream;
+    stream.analysis = options.run;
+    stream.import = options.import;
+    stream.import.progress = nullptr;
+    stream.progress = options.run_progress;
+    stream.keep = options.allow_dropped_events ? KeepEvents::WhenTheyFit : KeepEvents::Required;
+    auto view = std::make_shared<const RunView>(openRunView(paths, stream));
     out.trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
     out.run = std::move(view);
   } else {

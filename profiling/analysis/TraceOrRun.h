@@ -20,11 +20,15 @@ struct OpenedTraceOrRun {
 
 struct OpenOptions {
   RunAnalysisOptions run;      // a run's analysis
-  ChromeImportOptions import;  // one trace's import (progress, cancel)
+  ChromeImportOptions import;  // one trace's import (progress, cancel); a run's imports (window size)
+  RunStreamProgress* run_progress = nullptr;  // a run's progress and cancel
+  // A run too large to hold opens with its events dropped (RunView.h);
+  // false: it is refused, for callers that need the merged trace whole.
+  bool allow_dropped_events = false;
 };
 
 // `paths` not empty. Throws TraceImportError (or TraceImportCancelled) for a
-// trace, RunLoadError for a run.
+// trace, RunLoadError (or TraceImportCancelled) for a run.
 OpenedTraceOrRun openTraceOrRun(const std::vector<std::filesystem::path>& paths, const OpenOptions& options = {});
 
 }  // namespace fuselab

@@ -15,7 +15,10 @@ struct RankTrace {
   int rank = 0;
   std::string file;  // the path it was read from
   DistributedInfo info;
-  Trace trace;       // finalized
+  Trace trace;       // finalized; its meta only when events_dropped
+  // The events were read, summarised and dropped to keep a run larger than
+  // memory within bounds (RunStreaming.h); the rank's lanes load on demand.
+  bool events_dropped = false;
 };
 
 struct Run {

@@ -79,35 +79,30 @@ std::vector<fs::path> expandRunPaths(const std::vector<fs::path>& paths) {
   return files;
 }
 
-Run loadRun(const std::vector<fs::path>& files, const RunLoadOptions& options) {
-  if (files.empty()) throw RunLoadError("no trace files given");
-  std::vector<Loaded> loaded = readAll(files, options);
+RankTrace rankTraceOf(const fs::path& file, Trace trace, size_t file_count) {
+  RankTrace r;
+  r.file = file.string();
+  r.trace = std::move(trace);
+  r.info = distributedInfoOf(r.trace);
+  std::optional<int> rank = r.info.rank ? r.info.rank : rankFromFileName(nameOf(file));
+  if (!rank && file_count == 1) rank = 0;  // a lone trace is rank 0 of its own run
+  if (!rank)
+    throw RunLoadError(nameOf(file) + ": cannot tell which rank it is (no distributedInfo.rank, no rank-N in the file name)");
+  r.rank = *rank;
+  return r;
+}
+
+Run assembleRun(std::vector<RankTrace> ranks, std::vector<std::string> errors, size_t file_count) {
   Run run;
-  std::vector<std::string> errors;
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (!loaded[i].trace) {
-      errors.push_back("cannot read " + files[i].string() + ": " + loaded[i].error);
-      continue;
-    }
-    RankTrace r;
-    r.file = files[i].string();
-    r.trace = std::move(*loaded[i].trace);
-    r.info = distributedInfoOf(r.trace);
-    std::optional<int> rank = r.info.rank ? r.info.rank : rankFromFileName(nameOf(files[i]));
-    if (!rank && files.size() == 1) rank = 0;  // a lone trace is rank 0 of its own run
-    if (!rank)
-      throw RunLoadError(nameOf(files[i]) +
-                         ": cannot tell which rank it is (no distributedInfo.rank, no rank-N in the file name)");
-    r.rank = *rank;
-    run.ranks.push_back(std::move(r));
-  }
+  run.ranks = std::move(ranks);
   if (run.ranks.empty()) {
-    std::string message = "none of the " + std::to_string(files.size()) + " file(s) could be read";
+    std::string message = "none of the " + std::to_string(file_count) + " file(s) could be read";
     for (const std::string& e : errors) message += "\n  " + e;
     throw RunLoadError(message);
   }
   run.warnings = std::move(errors);
-  std::sort(run.ranks.begin(), run.ranks.end(), [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
+  std::stable_sort(run.ranks.begin(), run.ranks.end(),
+                   [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
   for (size_t i = 1; i < run.ranks.size(); ++i)
     if (run.ranks[i].rank == run.ranks[i - 1].rank)
       throw RunLoadError(nameOf(run.ranks[i - 1].file) + " and " + nameOf(run.ranks[i].file) + " are both rank " +
@@ -127,6 +122,21 @@ Run loadRun(const std::vector<fs::path>& files, const RunLoadOptions& options) {
   for (int rank = 0; rank < run.world_size; ++rank)
     if (run.indexOfRank(rank) < 0) run.missing_ranks.push_back(rank);
   return run;
+}
+
+Run loadRun(const std::vector<fs::path>& files, const RunLoadOptions& options) {
+  if (files.empty()) throw RunLoadError("no trace files given");
+  std::vector<Loaded> loaded = readAll(files, options);
+  std::vector<RankTrace> ranks;
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!loaded[i].trace) {
+      errors.push_back("cannot read " + files[i].string() + ": " + loaded[i].error);
+      continue;
+    }
+    ranks.push_back(rankTraceOf(files[i], std::move(*loaded[i].trace), files.size()));
+  }
+  return assembleRun(std::move(ranks), std::move(errors), files.size());
 }
 
 }  // namespace fuselab

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "profiling/trace/ChromeTraceImport.h"
@@ -30,6 +31,16 @@ std::vector<std::filesystem::path> traceFilesIn(const std::filesystem::path& dir
 
 // Folders replaced by the trace files in them; files kept as given.
 std::vector<std::filesystem::path> expandRunPaths(const std::vector<std::filesystem::path>& paths);
+
+// One file's trace as a rank of a run of `file_count` files: its rank from
+// distributedInfo.rank, else the file name (rank 0 when it is alone). Throws
+// RunLoadError when the rank cannot be told.
+RankTrace rankTraceOf(const std::filesystem::path& file, Trace trace, size_t file_count);
+
+// The run of these ranks (any order; `errors`: files that could not be read,
+// kept as warnings): sorted by rank, checked (one file per rank, one job),
+// world size and missing ranks set. Throws RunLoadError.
+Run assembleRun(std::vector<RankTrace> ranks, std::vector<std::string> errors, size_t file_count);
 
 // Reads every file (in parallel) and assembles the run. Throws RunLoadError
 // when no file can be read, when two files hold the same rank, when a file's

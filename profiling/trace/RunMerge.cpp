@@ -58,6 +58,12 @@ void copyTrack(const TrackCopy& c, Trace& into) {
 }  // namespace
 
 MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
+  std::vector<const Trace*> traces;
+  for (const RankTrace& r : run.ranks) traces.push_back(&r.trace);
+  return mergeRun(run, traces, offsets_ns);
+}
+
+MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, const std::vector<int64_t>& offsets_ns) {
   MergedRun m;
   Trace& out = m.trace;
   out.meta.source = "run of " + std::to_string(run.ranks.size()) + " rank(s)";
@@ -68,16 +74,19 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
   std::vector<uint8_t> dst_taken;
   bool distinct = true;  // every track copied into a track of its own: the copies can run side by side
   size_t args_bytes = 0;  // reserved at once: growing by appends copied the text over and over
-  for (const RankTrace& r : run.ranks) args_bytes += r.trace.args_text->size();
+  for (const Trace* t : traces)
+    if (t) args_bytes += t->args_text->size();
   out.args_text->reserve(out.args_text->size() + args_bytes);
+  // A rank's meta stays when its events are dropped.
+  if (!run.ranks.empty()) out.meta.base_time_ns = run.ranks[0].trace.meta.base_time_ns + offsets_ns[0];
   for (size_t p = 0; p < run.ranks.size(); ++p) {
+    if (!traces[p]) continue;
     const RankTrace& r = run.ranks[p];
-    const Trace& src = r.trace;
+    const Trace& src = *traces[p];
     const int64_t offset = offsets_ns[p];
     const uint64_t args_shift = out.args_text->size();
     const std::vector<uint32_t>& ids = rank_ids[p] = stringIds(src.strings, out.strings);
     out.args_text->append(*src.args_text);
-    if (p == 0) out.meta.base_time_ns = src.meta.base_time_ns + offset;
     for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
     for (const Track& t : src.tracks) {
       const std::string pid = pidToken(t, src.strings.get(t.pid_id), r.rank);

@@ -15,7 +15,29 @@ namespace fuselab {
 namespace {
 constexpr size_t kChunk = size_t(4) << 20;  // text per chunk
 constexpr size_t kAhead = 4;                // chunks read ahead of the parser
+
+// The text size of an open file of `size` bytes: the size, or for gzip
+// (told by its magic bytes, `gzipped` set) its trailer's hint.
+uint64_t textSizeHintOf(int fd, uint64_t size, bool* gzipped) {
+  unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
+  *gzipped = ::pread(fd, head, 2, 0) == 2 && head[0] == 0x1f && head[1] == 0x8b;
+  if (*gzipped && size >= 18 && ::pread(fd, tail, 4, off_t(size - 4)) == 4)
+    return gzipSizeHint(size, uint32_t(tail[0]) | (uint32_t(tail[1]) << 8) | (uint32_t(tail[2]) << 16) |
+                                  (uint32_t(tail[3]) << 24));
+  return size;
+}
 }  // namespace
+
+uint64_t traceTextSizeHint(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  struct stat st {};
+  uint64_t hint = 0;
+  bool gzipped = false;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) hint = textSizeHintOf(fd, uint64_t(st.st_size), &gzipped);
+  ::close(fd);
+  return hint;
+}
 
 struct TraceTextStream::Inflate {
   GzipInflater inflater;
@@ -39,12 +61,7 @@ TraceTextStream::TraceTextStream(const std::filesystem::path& path, std::string 
   }
   source_bytes_ = uint64_t(st.st_size);
   opened_mtime_ns_ = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-  unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
-  gzipped_ = ::pread(fd_, head, 2, 0) == 2 && head[0] == 0x1f && head[1] == 0x8b;
-  text_hint_ = source_bytes_;
-  if (gzipped_ && source_bytes_ >= 18 && ::pread(fd_, tail, 4, off_t(source_bytes_ - 4)) == 4)
-    text_hint_ = gzipSizeHint(source_bytes_, uint32_t(tail[0]) | (uint32_t(tail[1]) << 8) |
-                                                 (uint32_t(tail[2]) << 16) | (uint32_t(tail[3]) << 24));
+  text_hint_ = textSizeHintOf(fd_, source_bytes_, &gzipped_);
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   start();
 }

@@ -15,6 +15,10 @@
 
 namespace fuselab {
 
+// The text size of a trace file as TraceTextStream::textSizeHint() tells it,
+// without reading it; 0 when it cannot be opened.
+uint64_t traceTextSizeHint(const std::filesystem::path& path);
+
 class TraceTextStream {
  public:
   // Opens `path` (gzip is recognised by its magic bytes). Throws

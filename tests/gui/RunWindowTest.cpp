@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cstdlib>
 #include <memory>
 
 #include "app/gui/OffscreenRenderer.h"
@@ -73,7 +74,7 @@ TEST_F(RunWindow, LateArrivalsAreTheLateRanksKernelsInTheMergedTrace) {
     // The late arrival in the merged trace: the late rank's collective kernel, at its arrival time.
     EventRef late{};
     for (const CollectiveArrival& a : s.arrivals)
-      if (a.rank == s.late_rank) late = run.mergedEvent(a.rank_pos, a.event);
+      if (a.rank == s.late_rank) late = *run.mergedEvent(a.rank_pos, a.event);
     EXPECT_EQ(merged.tracks[late.track].rank, s.late_rank);
     EXPECT_TRUE(merged.name(late).starts_with("ncclKernel_"));
     EXPECT_EQ(merged.tracks[late.track].start_ns[late.index], s.last_arrival_ns);
@@ -119,6 +120,45 @@ TEST_F(RunWindow, CollectivesAreLinkedAcrossRanksWithTheLateArrivalMarked) {
   ws_->timeline().setCollectiveLinks({});
   const RgbaImage without = renderOffscreen(*ws_, f);
   EXPECT_EQ(countColour(without.pixels.data(), without.width, without.height, th.late_arrival), 0u);
+}
+
+// The same run on a machine too small to hold it (FUSELAB_AVAILABLE_MEMORY):
+// the figures of every rank, no events until a rank's lanes are asked for.
+class LargeRunWindow : public test::DrivenWorkspace {
+ protected:
+  void SetUp() override {
+    ::setenv("FUSELAB_AVAILABLE_MEMORY", "200M", 1);  // two ranks' imports need about 130 MB
+    start(test::multirankFixtureDir().string());
+  }
+  void TearDown() override {
+    ::unsetenv("FUSELAB_AVAILABLE_MEMORY");
+    DrivenWorkspace::TearDown();
+  }
+};
+
+TEST_F(LargeRunWindow, ShowsEveryRanksFiguresAndLoadsLanesOnDemand) {
+  if (IsSkipped()) return;
+  ASSERT_TRUE(ws_->run());
+  const std::shared_ptr<const RunView> dropped = ws_->run();
+  ASSERT_TRUE(dropped->eventsDropped());
+  EXPECT_EQ(ws_->trace()->eventCount(), 0u);
+  EXPECT_EQ(dropped->analysis.collectives.size(), 4u) << "matched from the summaries";
+  EXPECT_FALSE(ws_->timeline().criticalPath()) << "the path needs every rank's events";
+
+  ws_->loadRankLanes(1);
+  ws_->waitIdle();
+  ASSERT_TRUE(ws_->run()) << ws_->error();
+  EXPECT_TRUE(ws_->run()->hasLanes(1));
+  EXPECT_FALSE(ws_->run()->hasLanes(0));
+  EXPECT_GT(ws_->trace()->eventCount(), 0u);
+  EXPECT_EQ(ws_->run()->run, dropped->run) << "the ranks' summaries are shared, not read again";
+  frames(2);
+
+  ws_->loadRankLanes(0);  // 25 MB of room for lanes: rank 1's go
+  ws_->waitIdle();
+  EXPECT_TRUE(ws_->run()->hasLanes(0));
+  EXPECT_FALSE(ws_->run()->hasLanes(1));
+  frames(2);
 }
 
 TEST(RunWorkspace, SeveralFilesAreOneRunAndBadFoldersSayWhy) {

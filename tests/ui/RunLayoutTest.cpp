@@ -16,7 +16,7 @@ constexpr const char* kAllReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
 
 // Rank r: a GEMM [0, 400) then an all-reduce [400, 1000), both ranks; rank 1
 // also runs a CPU op.
-MergedRun twoRanks() {
+fuselab::Run twoRankRun() {
   std::vector<RankTrace> ranks;
   for (int r = 0; r < 2; ++r) {
     RankTraceBuilder b;
@@ -24,8 +24,10 @@ MergedRun twoRanks() {
     if (r == 1) b.cpuOp("aten::mm", 0, 200);
     ranks.push_back(b.build(r));
   }
-  return mergeRun(test::runOf(std::move(ranks)), {0, 0});
+  return test::runOf(std::move(ranks));
 }
+
+MergedRun twoRanks() { return mergeRun(twoRankRun(), {0, 0}); }
 
 TEST(RunLayout, LanesAreGroupedByRankUnderAHeaderEach) {
   const MergedRun m = twoRanks();
@@ -73,9 +75,18 @@ TEST(RunOverview, CoverageOfAnyRange) {
   EXPECT_EQ(Coverage().coveredNs(0, 10), 0);
 }
 
+TEST(RunOverview, CoverageOfBinsIsSpreadEvenlyOverEachBin) {
+  // Bins of 100 ns from 1000: half covered, empty, full.
+  const Coverage c = Coverage::fromBins(1000, 100, {50, 0, 100});
+  EXPECT_EQ(c.coveredNs(0, 2000), 150);
+  EXPECT_EQ(c.coveredNs(1000, 1050), 25);
+  EXPECT_EQ(c.coveredNs(1100, 1200), 0);
+  EXPECT_EQ(c.coveredNs(1250, 1300), 50);
+}
+
 TEST(RunOverview, CellsSayBusyCommunicatingOrIdle) {
-  const MergedRun m = twoRanks();
-  const auto rows = buildRankActivity(m.trace);
+  const fuselab::Run run = twoRankRun();
+  const auto rows = buildRankActivity(run, analyzeRun(run));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[1].rank, 1);
   std::vector<RankActivity> cells;
@@ -99,9 +110,9 @@ TEST(RunOverview, CellsSayBusyCommunicatingOrIdle) {
 TEST(RunOverview, RanksWithoutAGpuAreBusyOnTheirCpuOps) {
   std::vector<RankTrace> ranks;
   ranks.push_back(RankTraceBuilder().cpuOp("aten::mm", 0, 500).gloo("all_reduce", 16, 500, 1000).build(0));
-  const MergedRun m = mergeRun(test::runOf(std::move(ranks)), {0});
+  const fuselab::Run run = test::runOf(std::move(ranks));
   std::vector<RankActivity> cells;
-  rankActivityCells(buildRankActivity(m.trace), 0, 1000, 2, cells);
+  rankActivityCells(buildRankActivity(run, analyzeRun(run)), 0, 1000, 2, cells);
   EXPECT_EQ(cells, (std::vector<RankActivity>{RankActivity::Busy, RankActivity::Communicating}));
 }
 

@@ -1,27 +1,38 @@
 #include "ui/layout/RunOverview.h"
 
 #include <algorithm>
-#include <map>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/CollectiveKind.h"
 
 namespace fuselab::ui {
 
 Coverage::Coverage(std::vector<std::pair<int64_t, int64_t>> v) {
   std::sort(v.begin(), v.end());
-  int64_t covered = 0;
+  double covered = 0;
   for (const auto& [s, e] : v) {
     if (e <= s) continue;
     if (!ends_.empty() && s <= ends_.back()) {
-      if (e > ends_.back()) covered += e - ends_.back(), ends_.back() = e;
+      if (e > ends_.back()) covered += double(e - ends_.back()), ends_.back() = e;
       continue;
     }
     before_.push_back(covered);
     begins_.push_back(s);
     ends_.push_back(e);
-    covered += e - s;
+    covered += double(e - s);
   }
+}
+
+Coverage Coverage::fromBins(int64_t begin_ns, int64_t bin_ns, const std::vector<int64_t>& covered_ns) {
+  Coverage c;
+  double covered = 0;
+  for (size_t i = 0; i < covered_ns.size(); ++i) {
+    if (covered_ns[i] <= 0) continue;
+    c.begins_.push_back(begin_ns + bin_ns * static_cast<int64_t>(i));
+    c.ends_.push_back(c.begins_.back() + bin_ns);
+    c.before_.push_back(covered);
+    c.density_.push_back(std::min(1.0, double(covered_ns[i]) / double(bin_ns)));
+    covered += double(covered_ns[i]);
+  }
+  return c;
 }
 
 double Coverage::coveredBefore(double t) const {
@@ -29,7 +40,8 @@ double Coverage::coveredBefore(double t) const {
   auto it = std::upper_bound(begins_.begin(), begins_.end(), t, [](double v, int64_t b) { return v < double(b); });
   if (it == begins_.begin()) return 0;
   const size_t i = static_cast<size_t>(it - begins_.begin()) - 1;
-  return double(before_[i]) + std::min(t, double(ends_[i])) - double(begins_[i]);
+  const double density = density_.empty() ? 1.0 : density_[i];
+  return before_[i] + (std::min(t, double(ends_[i])) - double(begins_[i])) * density;
 }
 
 int64_t Coverage::coveredNs(double begin, double end) const {
@@ -37,31 +49,15 @@ int64_t Coverage::coveredNs(double begin, double end) const {
   return static_cast<int64_t>(coveredBefore(end) - coveredBefore(begin));
 }
 
-std::vector<RankActivityRow> buildRankActivity(const Trace& trace) {
-  struct Lists {
-    std::vector<std::pair<int64_t, int64_t>> comm, gpu, cpu;
-  };
-  std::map<int, Lists> by_rank;
-  for (const Track& t : trace.tracks) {
-    if (t.rank < 0) continue;
-    Lists& l = by_rank[t.rank];
-    for (size_t i = 0; i < t.size(); ++i) {
-      const std::string_view name = trace.strings.get(t.name_id[i]);
-      const std::pair<int64_t, int64_t> span{t.start_ns[i], t.end_ns(i)};
-      if (t.kind == TrackKind::Gpu && isGpuWork(t.category[i]))
-        (t.category[i] == Category::Kernel && isCollectiveKernelName(name) ? l.comm : l.gpu).push_back(span);
-      else if (t.kind == TrackKind::Cpu && isCpuCollectiveName(name))
-        l.comm.push_back(span);
-      else if (t.kind == TrackKind::Cpu && t.category[i] == Category::CpuOp && !profilerStepIndex(name))
-        l.cpu.push_back(span);
-    }
-  }
+std::vector<RankActivityRow> buildRankActivity(const Run& run, const RunAnalysis& analysis) {
   std::vector<RankActivityRow> rows;
-  for (auto& [rank, l] : by_rank) {
+  for (size_t p = 0; p < run.ranks.size() && p < analysis.activity.size(); ++p) {
+    const RankActivityBins& bins = analysis.activity[p];
+    const int64_t begin = bins.begin_ns + analysis.alignment.offsets_ns[p];
     RankActivityRow row;
-    row.rank = rank;
-    row.comm = Coverage(std::move(l.comm));
-    row.busy = Coverage(l.gpu.empty() ? std::move(l.cpu) : std::move(l.gpu));
+    row.rank = run.ranks[p].rank;
+    row.comm = Coverage::fromBins(begin, bins.bin_ns, bins.comm_ns);
+    row.busy = Coverage::fromBins(begin, bins.bin_ns, bins.busy_ns);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -8,24 +8,29 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/trace/Trace.h"
+#include "profiling/analysis/RunAnalysis.h"
 
 namespace fuselab::ui {
 
 enum class RankActivity : uint8_t { Idle, Busy, Communicating };
 
 // Disjoint sorted intervals with the covered length before each one, so the
-// coverage of any time range is two binary searches.
+// coverage of any time range is two binary searches. Built from intervals
+// (each covered whole) or from bins (each covered evenly by its share).
 class Coverage {
  public:
   Coverage() = default;
   explicit Coverage(std::vector<std::pair<int64_t, int64_t>> intervals);  // any order, may overlap
+  // Bin i spans [begin_ns + i * bin_ns, +bin_ns) and is covered covered_ns[i].
+  static Coverage fromBins(int64_t begin_ns, int64_t bin_ns, const std::vector<int64_t>& covered_ns);
   int64_t coveredNs(double begin, double end) const;
   size_t size() const { return begins_.size(); }
 
  private:
   double coveredBefore(double t) const;
-  std::vector<int64_t> begins_, ends_, before_;  // before_[i]: covered length of intervals 0..i-1
+  std::vector<int64_t> begins_, ends_;
+  std::vector<double> before_;   // covered length of intervals 0..i-1
+  std::vector<double> density_;  // share of interval i covered (empty: all 1)
 };
 
 struct RankActivityRow {
@@ -34,8 +39,10 @@ struct RankActivityRow {
   Coverage busy;
 };
 
-// One row per rank of a merged run (Track::rank), by rank.
-std::vector<RankActivityRow> buildRankActivity(const Trace& merged);
+// One row per rank of the run, by position, on the aligned axis: from each
+// rank's activity bins (RankSummary.h), so ranks whose events were dropped
+// have their row too.
+std::vector<RankActivityRow> buildRankActivity(const Run& run, const RunAnalysis& analysis);
 
 // Cell (row, column) at out[row * columns + column] for `columns` equal cells
 // over [begin_ns, end_ns): communicating when at least a quarter of the cell

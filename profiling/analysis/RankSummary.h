@@ -1,0 +1,32 @@
+// What a run keeps of one rank: all that the run's analysis and overview
+// need, computed while the rank's events are in memory. A run larger than
+// memory is read rank by rank (RunStreaming.h): each rank is summarised,
+// then its events are dropped.
+#pragma once
+
+#include <vector>
+
+#include "profiling/analysis/AnalysisOptions.h"
+#include "profiling/analysis/CollectiveEvents.h"
+#include "profiling/analysis/RankActivity.h"
+#include "profiling/analysis/RunLateRank.h"
+#include "profiling/analysis/RunRanks.h"
+#include "profiling/trace/Run.h"
+
+namespace fuselab {
+
+struct RankSummary {
+  std::vector<CollectiveEvent> collectives;  // findCollectives: group keys as found (the run may rekey them)
+  std::vector<ArrivalCause> causes;          // what the rank did before each collective, same order
+  RankStats stats;                           // without the run's figures (wait, late counts)
+  RankActivityBins activity;                 // over the rank's span, its own clock
+};
+
+// The parts after the collectives (which a run matches across ranks before
+// the rest is computed): causes, stats and activity.
+void completeRankSummary(const RankTrace& rank, RankSummary& summary, const AnalysisOptions& options);
+
+// All of it.
+RankSummary summarizeRank(const RankTrace& rank, const AnalysisOptions& options);
+
+}  // namespace fuselab

@@ -1,0 +1,79 @@
+// Opening a run rank by rank in bounded memory. Ranks are read side by side
+// (one per core, fewer when their imports would not fit in the memory set
+// aside for them) and each is summarised (RankSummary.h) as soon as it is
+// read. The events are kept when the whole run fits in memory; otherwise
+// each rank's events are dropped once summarised, and the run's analysis
+// comes from the summaries alone. A rank whose file cannot be read is named
+// and skipped; the others open.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/RunLoader.h"
+
+namespace fuselab {
+
+// Read by another thread while streamRun works (the window, the CLI).
+class RunStreamProgress {
+ public:
+  size_t rankCount() const { return count_.load(std::memory_order_acquire); }
+  size_t ranksDone() const { return ranks_done_.load(); }
+  uint64_t bytesTotal() const { return bytes_total_.load(); }
+  uint64_t bytesDone() const;  // of the files (compressed for gzip)
+  // Stops the pass: streamRun throws TraceImportCancelled.
+  void cancel();
+  bool cancelled() const { return cancel_.load(); }
+
+ private:
+  friend class RunStreamProgressWriter;
+  std::unique_ptr<ImportProgress[]> files_;
+  std::atomic<size_t> count_{0};
+  std::atomic<size_t> ranks_done_{0};
+  std::atomic<uint64_t> bytes_total_{0};
+  std::atomic<bool> cancel_{false};
+};
+
+// WhenTheyFit: keep the events when the whole run fits, else drop them.
+// Required: keep them; refuse the run (RunLoadError) before reading it when
+// they would not fit. Never, Always: as said (tests, benchmarks).
+enum class KeepEvents : uint8_t { WhenTheyFit, Required, Never, Always };
+
+struct RunStreamOptions {
+  RunAnalysisOptions analysis;
+  ChromeImportOptions import;  // window size, threads; progress is streamRun's own
+  unsigned threads = 0;        // ranks read at once; 0: one per hardware thread
+  KeepEvents keep = KeepEvents::WhenTheyFit;
+  // Memory the run may take; nullopt: availableMemory() (MemoryBudget.h).
+  std::optional<uint64_t> memory_bytes;
+  RunStreamProgress* progress = nullptr;  // optional; must outlive the call
+};
+
+struct StreamedRun {
+  std::shared_ptr<const Run> run;  // each rank's events, or only its meta (RankTrace::events_dropped)
+  RunAnalysis analysis;
+  bool events_kept = false;
+  uint64_t json_bytes = 0;     // text of the ranks read
+  uint64_t memory_bytes = 0;   // the memory the run was allowed (UINT64_MAX: unknown)
+  std::string dropped_reason;  // why the events were dropped ("" when kept)
+};
+
+// The memory the imports in flight may take: an eighth of what the run may
+// use (the rest is for the summaries, the window and lanes loaded later).
+uint64_t streamingImportBudget(uint64_t memory_bytes);
+// Whether every rank's events may stay: the imports of all of them within
+// half of the run's memory.
+bool runFitsInMemory(uint64_t import_peak_total, uint64_t memory_bytes);
+
+// Throws RunLoadError (no file readable, ranks clash, files of other jobs)
+// or TraceImportCancelled.
+StreamedRun streamRun(const std::vector<std::filesystem::path>& files, const RunStreamOptions& options = {});
+
+}  // namespace fuselab

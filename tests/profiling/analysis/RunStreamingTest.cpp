@@ -1,0 +1,203 @@
+// Opening a run rank by rank (RunStreaming.h): the summaries give the same
+// analysis as the ranks held whole, on the real NCCL runs; events are kept
+// or dropped by the memory the run may use; bad ranks are named and
+// skipped; progress and cancel; a dropped run loads a rank's lanes on demand
+// and evicts the oldest (RunView.h).
+#include "profiling/analysis/RunStreaming.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "profiling/analysis/RunView.h"
+#include "profiling/trace/MemoryBudget.h"
+#include "profiling/trace/TraceTextStream.h"
+#include "tests/support/RankFiles.h"
+#include "tests/support/TestPaths.h"
+
+namespace fuselab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> realRuns() {
+  return {test::multirankFixtureDir(), test::ncclFuselabFixtureDir(), test::dataDir("nccl-2gpu-torch") / "run"};
+}
+
+RunStreamOptions dropping() {
+  RunStreamOptions o;
+  o.keep = KeepEvents::Never;
+  return o;
+}
+
+void expectSameAnalysis(const RunAnalysis& whole, const RunAnalysis& streamed) {
+  EXPECT_EQ(whole.alignment.method, streamed.alignment.method);
+  EXPECT_EQ(whole.alignment.offsets_ns, streamed.alignment.offsets_ns);
+  EXPECT_EQ(whole.alignment.residual_skew_ns, streamed.alignment.residual_skew_ns);
+  ASSERT_EQ(whole.collectives.size(), streamed.collectives.size());
+  for (size_t i = 0; i < whole.collectives.size(); ++i) {
+    const CollectiveStats& a = whole.collectives[i];
+    const CollectiveStats& b = streamed.collectives[i];
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.start_ns, b.start_ns);
+    EXPECT_EQ(a.wait_ns, b.wait_ns);
+    EXPECT_EQ(a.late_rank, b.late_rank);
+    EXPECT_EQ(describeArrivalCause(a.late_rank_before), describeArrivalCause(b.late_rank_before));
+  }
+  ASSERT_EQ(whole.ranks.size(), streamed.ranks.size());
+  for (size_t r = 0; r < whole.ranks.size(); ++r) {
+    EXPECT_EQ(whole.ranks[r].kernels, streamed.ranks[r].kernels);
+    EXPECT_EQ(whole.ranks[r].comm_ns, streamed.ranks[r].comm_ns);
+    EXPECT_EQ(whole.ranks[r].wait_ns, streamed.ranks[r].wait_ns);
+    EXPECT_EQ(whole.ranks[r].time.idle_ns, streamed.ranks[r].time.idle_ns);
+    EXPECT_EQ(whole.activity[r].busy_ns, streamed.activity[r].busy_ns);
+  }
+  EXPECT_EQ(whole.verdict.title, streamed.verdict.title);
+  EXPECT_EQ(whole.verdict.explanation, streamed.verdict.explanation);
+}
+
+TEST(RunStreaming, SummariesGiveTheAnalysisOfTheWholeRanks) {
+  for (const fs::path& dir : realRuns()) {
+    SCOPED_TRACE(dir.string());
+    const fuselab::Run whole = loadRun(traceFilesIn(dir));
+    const RunAnalysis expected = analyzeRun(whole);
+    ASSERT_FALSE(expected.collectives.empty());
+    const StreamedRun streamed = streamRun(traceFilesIn(dir), dropping());
+    EXPECT_FALSE(streamed.events_kept);
+    for (const RankTrace& r : streamed.run->ranks) {
+      EXPECT_TRUE(r.events_dropped);
+      EXPECT_EQ(r.trace.eventCount(), 0u);
+      EXPECT_TRUE(r.info.present) << "the meta stays";
+    }
+    expectSameAnalysis(expected, streamed.analysis);
+  }
+}
+
+TEST(RunStreaming, KeepsTheEventsOnlyWhenTheRunFits) {
+  const auto files = traceFilesIn(test::multirankFixtureDir());
+  RunStreamOptions o;
+  o.memory_bytes = uint64_t(1) << 40;
+  const StreamedRun roomy = streamRun(files, o);
+  EXPECT_TRUE(roomy.events_kept);
+  EXPECT_TRUE(roomy.dropped_reason.empty());
+  EXPECT_GT(roomy.run->ranks[0].trace.eventCount(), 0u);
+
+  o.memory_bytes = 100'000'000;  // less than two imports' estimate
+  const StreamedRun tight = streamRun(files, o);
+  EXPECT_FALSE(tight.events_kept);
+  EXPECT_NE(tight.dropped_reason.find("100 MB available"), std::string::npos) << tight.dropped_reason;
+  expectSameAnalysis(roomy.analysis, tight.analysis);
+
+  o.keep = KeepEvents::Required;
+  RunStreamProgress progress;
+  o.progress = &progress;
+  try {
+    streamRun(files, o);
+    FAIL() << "a run that needs its events and does not fit is refused";
+  } catch (const RunLoadError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs every rank's events"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(progress.ranksDone(), 0u) << "refused before reading";
+}
+
+TEST(RunStreaming, ABadRankIsNamedAndSkipped) {
+  const auto dir = test::scratchDir("RunStreamingBadRank");
+  std::vector<fs::path> files;
+  for (int r = 0; r < 4; ++r)
+    files.push_back(test::writeRankFile(dir, "rank-" + std::to_string(r) + ".json", test::distributedInfo(r, 4)));
+  std::string text = test::rankTraceJson(test::distributedInfo(2, 4)).dump();
+  test::writeText(dir, "rank-2.json", text.substr(0, text.size() / 2));  // truncated
+  const StreamedRun s = streamRun(files, dropping());
+  ASSERT_EQ(s.run->ranks.size(), 3u);
+  EXPECT_EQ(s.run->missing_ranks, std::vector<int>{2});
+  ASSERT_EQ(s.run->warnings.size(), 1u);
+  EXPECT_NE(s.run->warnings[0].find("rank-2.json"), std::string::npos) << s.run->warnings[0];
+  EXPECT_EQ(s.analysis.ranks.size(), 3u);
+}
+
+TEST(RunStreaming, ProgressCountsRanksAndBytes) {
+  const auto files = traceFilesIn(test::ncclFuselabFixtureDir());
+  RunStreamProgress progress;
+  RunStreamOptions o = dropping();
+  o.progress = &progress;
+  o.threads = 1;
+  streamRun(files, o);
+  EXPECT_EQ(progress.rankCount(), files.size());
+  EXPECT_EQ(progress.ranksDone(), files.size());
+  uint64_t bytes = 0;
+  for (const fs::path& f : files) bytes += fs::file_size(f);
+  EXPECT_EQ(progress.bytesTotal(), bytes);
+  EXPECT_EQ(progress.bytesDone(), bytes);
+}
+
+TEST(RunStreaming, CancelStopsIt) {
+  RunStreamProgress progress;
+  progress.cancel();
+  RunStreamOptions o = dropping();
+  o.progress = &progress;
+  EXPECT_THROW(streamRun(traceFilesIn(test::multirankFixtureDir()), o), TraceImportCancelled);
+}
+
+TEST(RunStreaming, ImportsInFlightStayWithinTheBudget) {
+  EXPECT_EQ(streamingImportBudget(uint64_t(8) << 30), uint64_t(1) << 30);
+  EXPECT_TRUE(runFitsInMemory(4, 8));
+  EXPECT_FALSE(runFitsInMemory(5, 8));
+  // A budget below one import still reads every rank, one at a time.
+  RunStreamOptions o = dropping();
+  o.memory_bytes = 1;
+  const StreamedRun s = streamRun(traceFilesIn(test::multirankFixtureDir()), o);
+  EXPECT_EQ(s.analysis.ranks.size(), 2u);
+  EXPECT_FALSE(s.analysis.collectives.empty());
+}
+
+TEST(RunLanes, ADroppedRunLoadsARanksLanesAndEvictsTheOldest) {
+  const auto files = traceFilesIn(test::ncclFuselabFixtureDir());
+  RunStreamOptions o = dropping();
+  // Room for one rank's lanes at a time.
+  o.memory_bytes = 8 * (importPeakEstimate(traceTextSizeHint(files[0])) + (uint64_t(1) << 20));
+  const RunView dropped = openRunView(files, o);
+  ASSERT_TRUE(dropped.eventsDropped());
+  EXPECT_EQ(dropped.merged.trace.eventCount(), 0u);
+  EXPECT_FALSE(dropped.mergedEvent(0, {0, 0}));
+
+  const RunView one = withRankLanes(dropped, 1);
+  EXPECT_FALSE(one.hasLanes(0));
+  EXPECT_TRUE(one.hasLanes(1));
+  const RunView whole = openRunView(files);
+  const CollectiveStats& c = one.analysis.collectives.front();
+  for (const CollectiveArrival& a : c.arrivals) {
+    const auto e = one.mergedEvent(a.rank_pos, a.event);
+    ASSERT_EQ(bool(e), a.rank_pos == 1);
+    if (!e) continue;
+    const auto want = *whole.mergedEvent(a.rank_pos, a.event);
+    const Track& got_track = one.merged.trace.tracks[e->track];
+    const Track& want_track = whole.merged.trace.tracks[want.track];
+    EXPECT_EQ(one.merged.trace.strings.get(got_track.name_id[e->index]),
+              whole.merged.trace.strings.get(want_track.name_id[want.index]));
+    EXPECT_EQ(got_track.start_ns[e->index], want_track.start_ns[want.index]) << "same aligned axis";
+  }
+  const RunView other = withRankLanes(one, 0);
+  EXPECT_TRUE(other.hasLanes(0));
+  EXPECT_FALSE(other.hasLanes(1)) << "evicted: the oldest lanes make room";
+  EXPECT_EQ(other.lanes_order, std::vector<size_t>{0});
+}
+
+TEST(RunLanes, ARankFileChangedSinceOpeningIsReported) {
+  const auto dir = test::scratchDir("RunLanesChanged");
+  std::vector<fs::path> files;
+  for (int r = 0; r < 2; ++r)
+    files.push_back(test::writeRankFile(dir, "rank-" + std::to_string(r) + ".json", test::distributedInfo(r, 2)));
+  const RunView dropped = openRunView(files, dropping());
+  nlohmann::json j = test::rankTraceJson(test::distributedInfo(1, 2));
+  j["traceEvents"].push_back(j["traceEvents"][0]);
+  test::writeText(dir, "rank-1.json", j.dump());
+  try {
+    withRankLanes(dropped, 1);
+    FAIL() << "a changed file is not loaded under the old analysis";
+  } catch (const TraceImportError& e) {
+    EXPECT_NE(std::string(e.what()).find("changed since the run was opened"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace fuselab
