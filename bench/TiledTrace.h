@@ -43,10 +43,13 @@ inline std::string microseconds(int64_t ns) {
   return buf;
 }
 
-// Writes the tiled trace (at least target_events events); returns the
-// number of traceEvents.
-inline size_t writeTiledTrace(const std::string& out_path, size_t target_events) {
-  std::string text = gunzipFile(std::string(FUSELAB_FIXTURES_DIR) + "/mlp_eager.json.gz");
+inline std::string mlpEagerFixture() { return std::string(FUSELAB_FIXTURES_DIR) + "/mlp_eager.json.gz"; }
+
+// Writes the trace of `source` (.json.gz) tiled to at least target_events
+// events; returns the number of traceEvents.
+inline size_t writeTiledTrace(const std::string& out_path, size_t target_events,
+                              const std::string& source = mlpEagerFixture()) {
+  std::string text = gunzipFile(source);
   auto doc = nlohmann::ordered_json::parse(text);  // for output (key order kept)
   auto exact = PreciseJson::parse(text);           // for exact times
   const auto& events = doc["traceEvents"];
@@ -69,11 +72,10 @@ inline size_t writeTiledTrace(const std::string& out_path, size_t target_events)
   const size_t tiles = (target_events + tiled.size() - 1) / tiled.size();
 
   std::ofstream out(out_path, std::ios::binary);
-  out << "{\n  \"schemaVersion\": " << doc["schemaVersion"].dump() << ",\n  \"deviceProperties\": "
-      << doc["deviceProperties"].dump() << ",\n";
+  out << "{\n";
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     std::string k = it.key();
-    if (k == "schemaVersion" || k == "deviceProperties" || k == "traceEvents" || k == "traceName") continue;
+    if (k == "traceEvents" || k == "traceName") continue;
     out << "  " << nlohmann::json(k).dump() << ": " << it.value().dump() << ",\n";
   }
   out << "  \"traceEvents\": [\n";
@@ -121,7 +123,9 @@ inline size_t writeTiledTrace(const std::string& out_path, size_t target_events)
       out << buf;
     }
   }
-  out << "\n  ],\n  \"traceName\": " << doc["traceName"].dump() << "\n}\n";
+  out << "\n  ]";
+  if (doc.contains("traceName")) out << ",\n  \"traceName\": " << doc["traceName"].dump();
+  out << "\n}\n";
   if (!out) throw std::runtime_error("cannot write " + out_path);
   return written;
 }

@@ -1,0 +1,135 @@
+// Opening runs larger than memory (RunStreaming.h, RunView.h) at 2, 16 and
+// 128 ranks of a generated run (bench/LargeRun.h): each run opened in a new
+// process of its own (bench/SelfInNewProcess.h: its time and peak memory
+// growth), then one rank's lanes loaded there; beside it, one rank file
+// imported alone in another new process.
+// Counters per rank count:
+//  - json_gb, open_s, s_per_gb (target: flat as ranks grow), peak_gb (growth
+//    of peak RSS; target at 128 ranks on 23 GB: at most 4), events_kept;
+//  - summary_ratio: open_s over the ideal, the bytes read once at the single
+//    file's import speed per core (its import on one thread) divided by the
+//    cores (target: at most 1.5);
+//  - lanes_ratio: loading one rank's lanes over that rank's import alone, as
+//    the window imports one file (target: at most 1).
+// FUSELAB_BENCH_RUN_RANKS: rank counts (default "2,16"; "2,16,128" for the
+// full run, about 36 GB of JSON at the default events);
+// FUSELAB_BENCH_RANK_EVENTS: events per rank (default 1M, about 280 MB);
+// FUSELAB_BENCH_RUN_GZIP=1: .json.gz files; FUSELAB_BENCH_RUN_DIR: where to
+// write (default a temporary folder; each run is removed once measured).
+// FUSELAB_AVAILABLE_MEMORY sets the memory the run may use, as for fuselab.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/ImportInNewProcess.h"
+#include "bench/LargeRun.h"
+#include "bench/ProcStatus.h"
+#include "bench/SelfInNewProcess.h"
+#include "profiling/analysis/RunView.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace fuselab;
+
+constexpr const char* kOpenRun = "--open-run";
+
+struct OpenMeasured {
+  double seconds = -1;  // -1: failed
+  double peak_bytes = 0;
+  double lanes_seconds = -1;  // -1: the events were kept (no lanes to load)
+  bool kept = false;
+  size_t ranks = 0;
+  size_t collectives = 0;
+};
+
+int openRunIfAsked(int argc, char** argv) {
+  if (argc != 3 || std::string(argv[1]) != kOpenRun) return -1;
+  OpenMeasured m;
+  const long before = bench::statusKb("VmRSS:");
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunView v = openRunView({fs::path(argv[2])});
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
+    m.kept = !v.eventsDropped();
+    m.ranks = v.run->ranks.size();
+    m.collectives = v.analysis.collectives.size();
+    if (v.eventsDropped()) {
+      const auto t1 = std::chrono::steady_clock::now();
+      const RunView lanes = withRankLanes(v, v.run->ranks.size() / 2);
+      m.lanes_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+      benchmark::DoNotOptimize(lanes.merged.trace.eventCount());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "opening %s: %s\n", argv[2], e.what());
+    m.seconds = -1;
+  }
+  return bench::sendToParent(m);
+}
+
+std::string env(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+void OpenRun(benchmark::State& state, int ranks) {
+  const size_t events = std::strtoull(env("FUSELAB_BENCH_RANK_EVENTS", "1000000").c_str(), nullptr, 10);
+  const bool gzip = env("FUSELAB_BENCH_RUN_GZIP", "0") == "1";
+  const fs::path dir = fs::path(env("FUSELAB_BENCH_RUN_DIR", fs::temp_directory_path().c_str())) /
+                       ("fuselab-bench-run-" + std::to_string(::getpid()) + "-" + std::to_string(ranks));
+  const bench::LargeRun run = bench::writeLargeRun(dir, ranks, events, gzip);
+  OpenMeasured m;
+  bench::ImportMeasured single, serial;
+  for (auto _ : state) {
+    single = bench::importInNewProcess(run.files.front().string());
+    serial = bench::importInNewProcess(run.files.front().string(), false);
+    m = bench::runSelfInNewProcess<OpenMeasured>(kOpenRun, dir.string());
+  }
+  fs::remove_all(dir);
+  if (m.seconds < 0) {
+    state.SkipWithError("opening the run failed (stderr says why)");
+    return;
+  }
+  const double gb = double(run.json_bytes) / 1e9;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const double ideal = double(ranks) * serial.seconds / double(std::min<unsigned>(cores, unsigned(ranks)));
+  state.counters["json_gb"] = gb;
+  state.counters["open_s"] = m.seconds;
+  state.counters["s_per_gb"] = m.seconds / gb;
+  state.counters["peak_gb"] = m.peak_bytes / 1e9;
+  state.counters["events_kept"] = m.kept ? 1 : 0;
+  state.counters["collectives"] = double(m.collectives);
+  state.counters["single_import_s"] = single.seconds;
+  state.counters["serial_import_s"] = serial.seconds;
+  state.counters["summary_ratio"] = m.seconds / ideal;
+  if (m.lanes_seconds >= 0) state.counters["lanes_ratio"] = m.lanes_seconds / single.seconds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (const int rc = openRunIfAsked(argc, argv); rc >= 0) return rc;
+  if (const int rc = bench::importOneIfAsked(argc, argv); rc >= 0) return rc;
+  std::stringstream counts(env("FUSELAB_BENCH_RUN_RANKS", "2,16"));
+  for (std::string n; std::getline(counts, n, ',');) {
+    const int ranks = std::atoi(n.c_str());
+    if (ranks <= 0) continue;
+    benchmark::RegisterBenchmark(("OpenRun/" + std::to_string(ranks)).c_str(),
+                                 [ranks](benchmark::State& s) { OpenRun(s, ranks); })
+        ->Unit(benchmark::kSecond)
+        ->UseRealTime()
+        ->Iterations(1);
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
