@@ -52,4 +52,9 @@ struct TraceAnalysis {
 // `trace` must be finalized.
 TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options = {});
 
+// The GPU-time figures alone: options, scope, kernel and GPU op counts, gaps,
+// idle and utilization, the rest left empty. What a run keeps of each rank
+// (RankSummary.h), at a fraction of analyzeTrace's cost.
+TraceAnalysis analyzeGpuTime(const Trace& trace, const AnalysisOptions& options = {});
+
 }  // namespace fuselab

@@ -15,7 +15,7 @@ int64_t unionNs(const std::vector<CollectiveEvent>& events) {
 }
 
 RankStats rankStats(const RankTrace& r, const std::vector<CollectiveEvent>& collectives, const AnalysisOptions& options) {
-  const TraceAnalysis t = analyzeTrace(r.trace, options);
+  const TraceAnalysis t = analyzeGpuTime(r.trace, options);
   RankStats s;
   s.rank = r.rank;
   s.file = r.file;

@@ -153,7 +153,8 @@ StreamedRun streamRun(const std::vector<fs::path>& files, const RunStreamOptions
       RunStreamProgressWriter::rankDone(progress, i);
     }
   };
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  // Each import parses on a second thread of its own: half as many ranks as cores.
+  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency() / 2);
   threads = static_cast<unsigned>(std::min<size_t>(threads, n));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);

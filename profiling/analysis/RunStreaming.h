@@ -1,5 +1,5 @@
 // Opening a run rank by rank in bounded memory. Ranks are read side by side
-// (one per core, fewer when their imports would not fit in the memory set
+// (one per two cores, fewer when their imports would not fit in the memory set
 // aside for them) and each is summarised (RankSummary.h) as soon as it is
 // read. The events are kept when the whole run fits in memory; otherwise
 // each rank's events are dropped once summarised, and the run's analysis
@@ -49,7 +49,7 @@ enum class KeepEvents : uint8_t { WhenTheyFit, Required, Never, Always };
 struct RunStreamOptions {
   RunAnalysisOptions analysis;
   ChromeImportOptions import;  // window size, threads; progress is streamRun's own
-  unsigned threads = 0;        // ranks read at once; 0: one per hardware thread
+  unsigned threads = 0;        // ranks read at once; 0: one per two hardware threads
   KeepEvents keep = KeepEvents::WhenTheyFit;
   // Memory the run may take; nullopt: availableMemory() (MemoryBudget.h).
   std::optional<uint64_t> memory_bytes;
