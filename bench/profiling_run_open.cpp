@@ -16,7 +16,8 @@
 // FUSELAB_BENCH_RANK_EVENTS: events per rank (default 1M, about 280 MB);
 // FUSELAB_BENCH_RUN_GZIP=1: .json.gz files; FUSELAB_BENCH_RUN_DIR: where to
 // write (default a temporary folder; each run is removed once measured).
-// FUSELAB_AVAILABLE_MEMORY sets the memory the run may use, as for fuselab.
+// FUSELAB_AVAILABLE_MEMORY sets the memory the run may use, as for fuselab;
+// FUSELAB_BENCH_RUN_THREADS the ranks read at once (default: the program's).
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -50,13 +51,20 @@ struct OpenMeasured {
   size_t collectives = 0;
 };
 
+std::string env(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
 int openRunIfAsked(int argc, char** argv) {
   if (argc != 3 || std::string(argv[1]) != kOpenRun) return -1;
   OpenMeasured m;
   const long before = bench::statusKb("VmRSS:");
   try {
     const auto t0 = std::chrono::steady_clock::now();
-    const RunView v = openRunView({fs::path(argv[2])});
+    RunStreamOptions options;
+    options.threads = static_cast<unsigned>(std::atoi(env("FUSELAB_BENCH_RUN_THREADS", "0").c_str()));
+    const RunView v = openRunView({fs::path(argv[2])}, options);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
     m.kept = !v.eventsDropped();
@@ -73,11 +81,6 @@ int openRunIfAsked(int argc, char** argv) {
     m.seconds = -1;
   }
   return bench::sendToParent(m);
-}
-
-std::string env(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
 }
 
 void OpenRun(benchmark::State& state, int ranks) {
