@@ -8,10 +8,10 @@
 //   process's peak memory.
 // - Run16: 16 ranks tiled from rank 0 of the HTA NCCL fixture, each with its
 //   own rank and a clock a little off: `fuselab analyze DIR`'s work without
-//   the path (load, analyzeRun) and with it (the merge and the path beside
-//   the per-rank figures); share as above; the path alone (no merge); and
-//   its parts one after another: merge, collective dependencies, graph, one
-//   schedule.
+//   the path (the streaming pass: each rank read and summarised, then the
+//   run's analysis) and with it (then the merge and the path); share as
+//   above; the path alone (no merge); and its parts one after another:
+//   merge, collective dependencies, graph, one schedule.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -28,6 +28,7 @@
 #include "profiling/analysis/CriticalPathGraph.h"
 #include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/analysis/RunStreaming.h"
 #include "profiling/trace/RunLoader.h"
 
 namespace {
@@ -99,21 +100,16 @@ void Run16(benchmark::State& state) {
   double without_s = 0, with_s = 0, path_s = 0, merge_s = 0, deps_s = 0, graph_s = 0, schedule_s = 0;
   size_t events = 0, collectives = 0;
   for (auto _ : state) {
-    // `fuselab analyze DIR` before the path (load, analyzeRun) and with it
-    // (load, analyzeRun with the merge and the path beside the per-rank figures).
+    // `fuselab analyze DIR` before the path (the streaming pass) and with it
+    // (then the merge and the path, which need every rank's events).
     const auto t0 = Clock::now();
-    {
-      const Run run = loadRun(files);
-      benchmark::DoNotOptimize(analyzeRun(run).collectives.size());
-    }
+    benchmark::DoNotOptimize(streamRun(files).analysis.collectives.size());
     const auto t1 = Clock::now();
-    const Run run = loadRun(files);
-    MergedRun merged;
-    CriticalPathAnalysis cp;
-    const RunAnalysis a = analyzeRun(run, {}, [&](const RunAnalysis& aligned) {
-      merged = mergeRun(run, aligned.alignment.offsets_ns);
-      cp = analyzeRunCriticalPath(aligned, merged);
-    });
+    const StreamedRun streamed = streamRun(files);
+    const Run& run = *streamed.run;
+    const RunAnalysis& a = streamed.analysis;
+    const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
+    const CriticalPathAnalysis cp = analyzeRunCriticalPath(a, merged);
     const auto t2 = Clock::now();
     benchmark::DoNotOptimize(analyzeRunCriticalPath(a, merged).steps.size());
     const auto t3 = Clock::now();

@@ -15,7 +15,8 @@
 // full run, about 36 GB of JSON at the default events);
 // FUSELAB_BENCH_RANK_EVENTS: events per rank (default 1M, about 280 MB);
 // FUSELAB_BENCH_RUN_GZIP=1: .json.gz files; FUSELAB_BENCH_RUN_DIR: where to
-// write (default a temporary folder; each run is removed once measured).
+// write (default a temporary folder; each run is removed once measured,
+// unless FUSELAB_BENCH_RUN_KEEP=1: for bench/profiling_run_open_hta.py).
 // FUSELAB_AVAILABLE_MEMORY sets the memory the run may use, as for fuselab;
 // FUSELAB_BENCH_RUN_THREADS the ranks read at once (default: the program's).
 #include <benchmark/benchmark.h>
@@ -96,7 +97,7 @@ void OpenRun(benchmark::State& state, int ranks) {
     serial = bench::importInNewProcess(run.files.front().string(), false);
     m = bench::runSelfInNewProcess<OpenMeasured>(kOpenRun, dir.string());
   }
-  fs::remove_all(dir);
+  if (env("FUSELAB_BENCH_RUN_KEEP", "0") != "1") fs::remove_all(dir);
   if (m.seconds < 0) {
     state.SkipWithError("opening the run failed (stderr says why)");
     return;
