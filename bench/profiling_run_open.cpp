@@ -64,7 +64,7 @@ int openRunIfAsked(int argc, char** argv) {
   try {
     const auto t0 = std::chrono::steady_clock::now();
     RunStreamOptions options;
-    options.threads = static_cast<unsigned>(std::atoi(env("FUSELAB_BENCH_RUN_THREADS", "0").c_str()));
+    options.reading.threads = static_cast<unsigned>(std::atoi(env("FUSELAB_BENCH_RUN_THREADS", "0").c_str()));
     const RunView v = openRunView({fs::path(argv[2])}, options);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;

@@ -21,11 +21,11 @@ namespace {
 
 // "rank files read: 12 of 128, 3.4 GB of 36 GB" on one terminal line,
 // redrawn every half second while `done` is not ready.
-void showProgress(const RunStreamProgress& p, std::future<StreamedRun>& done) {
+void showProgress(const FilesReadProgress& p, std::future<StreamedRun>& done) {
   using namespace std::chrono_literals;
   bool shown = false;
   while (done.wait_for(500ms) != std::future_status::ready) {
-    std::fprintf(stderr, "\rfuselab analyze: rank files read: %zu of %zu, %s of %s   ", p.ranksDone(), p.rankCount(),
+    std::fprintf(stderr, "\rfuselab analyze: rank files read: %zu of %zu, %s of %s   ", p.filesDone(), p.fileCount(),
                  formatBytes(p.bytesDone()).c_str(), formatBytes(p.bytesTotal()).c_str());
     shown = true;
   }
@@ -44,8 +44,8 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
     std::vector<std::filesystem::path> given(paths.begin(), paths.end());
     RunStreamOptions stream;
     stream.analysis = options;
-    RunStreamProgress progress;
-    stream.progress = &progress;
+    FilesReadProgress progress;
+    stream.reading.progress = &progress;
     auto files = expandRunPaths(given);
     std::future<StreamedRun> done = std::async(std::launch::async, [&] { return streamRun(files, stream); });
     if (::isatty(STDERR_FILENO)) showProgress(progress, done);

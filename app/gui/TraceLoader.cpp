@@ -13,7 +13,7 @@
 
 namespace fuselab {
 
-LoadOutcome TraceLoader::runJob(const Job& job, ImportProgress* progress, RunStreamProgress* run_progress) {
+LoadOutcome TraceLoader::runJob(const Job& job, ImportProgress* progress, FilesReadProgress* run_progress) {
   LoadOutcome out;
   out.what = job.what;
   std::shared_ptr<const Trace> trace = job.trace;
@@ -137,7 +137,7 @@ void TraceLoader::submit(Job job) {
 void TraceLoader::start(Job job) {
   running_what_ = job.what;
   running_progress_ = std::make_shared<ImportProgress>();
-  running_run_progress_ = std::make_shared<RunStreamProgress>();
+  running_run_progress_ = std::make_shared<FilesReadProgress>();
   running_ = std::async(std::launch::async,
                         [j = std::move(job), progress = running_progress_, run_progress = running_run_progress_] {
                           return runJob(j, progress.get(), run_progress.get());
@@ -166,7 +166,7 @@ void TraceLoader::collect() {
 
 std::optional<double> TraceLoader::progress() const {
   if (!running_.valid() || !running_progress_) return std::nullopt;
-  if (running_run_progress_ && running_run_progress_->rankCount() > 0) {
+  if (running_run_progress_ && running_run_progress_->fileCount() > 0) {
     const uint64_t total = running_run_progress_->bytesTotal();
     if (total == 0) return std::nullopt;
     return std::min(1.0, double(running_run_progress_->bytesDone()) / double(total));
@@ -177,9 +177,9 @@ std::optional<double> TraceLoader::progress() const {
 }
 
 std::string TraceLoader::progressDetail() const {
-  if (!running_.valid() || !running_run_progress_ || running_run_progress_->rankCount() == 0) return {};
-  return "rank files read: " + std::to_string(running_run_progress_->ranksDone()) + " of " +
-         std::to_string(running_run_progress_->rankCount());
+  if (!running_.valid() || !running_run_progress_ || running_run_progress_->fileCount() == 0) return {};
+  return "rank files read: " + std::to_string(running_run_progress_->filesDone()) + " of " +
+         std::to_string(running_run_progress_->fileCount());
 }
 
 void TraceLoader::cancel() {

@@ -85,14 +85,14 @@ class TraceLoader {
     AnalysisOptions options;
     bool keep_view = false;
   };
-  static LoadOutcome runJob(const Job& job, ImportProgress* progress, RunStreamProgress* run_progress);
+  static LoadOutcome runJob(const Job& job, ImportProgress* progress, FilesReadProgress* run_progress);
   void submit(Job job);
   void start(Job job);
   void collect();  // moves a finished running job to done_, starts the waiting one
 
   std::future<LoadOutcome> running_;
   std::shared_ptr<ImportProgress> running_progress_;
-  std::shared_ptr<RunStreamProgress> running_run_progress_;
+  std::shared_ptr<FilesReadProgress> running_run_progress_;
   bool running_cancelled_ = false;
   std::string running_what_;
   std::optional<Job> waiting_;

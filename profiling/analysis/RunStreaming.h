@@ -1,13 +1,12 @@
 // Opening a run rank by rank in bounded memory. Ranks are read side by side
-// (one per two cores, fewer when their imports would not fit in the memory set
-// aside for them) and each is summarised (RankSummary.h) as soon as it is
+// (TraceFileReader.h: one per two cores, fewer when their imports would not
+// fit in the memory set aside for them) and each is summarised (RankSummary.h) as soon as it is
 // read. The events are kept when the whole run fits in memory; otherwise
 // each rank's events are dropped once summarised, and the run's analysis
 // comes from the summaries alone. A rank whose file cannot be read is named
 // and skipped; the others open.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -16,30 +15,10 @@
 #include <vector>
 
 #include "profiling/analysis/RunAnalysis.h"
-#include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/RunLoader.h"
+#include "profiling/trace/TraceFileReader.h"
 
 namespace fuselab {
-
-// Read by another thread while streamRun works (the window, the CLI).
-class RunStreamProgress {
- public:
-  size_t rankCount() const { return count_.load(std::memory_order_acquire); }
-  size_t ranksDone() const { return ranks_done_.load(); }
-  uint64_t bytesTotal() const { return bytes_total_.load(); }
-  uint64_t bytesDone() const;  // of the files (compressed for gzip)
-  // Stops the pass: streamRun throws TraceImportCancelled.
-  void cancel();
-  bool cancelled() const { return cancel_.load(); }
-
- private:
-  friend class RunStreamProgressWriter;
-  std::unique_ptr<ImportProgress[]> files_;
-  std::atomic<size_t> count_{0};
-  std::atomic<size_t> ranks_done_{0};
-  std::atomic<uint64_t> bytes_total_{0};
-  std::atomic<bool> cancel_{false};
-};
 
 // WhenTheyFit: keep the events when the whole run fits, else drop them.
 // Required: keep them; refuse the run (RunLoadError) before reading it when
@@ -48,12 +27,12 @@ enum class KeepEvents : uint8_t { WhenTheyFit, Required, Never, Always };
 
 struct RunStreamOptions {
   RunAnalysisOptions analysis;
-  ChromeImportOptions import;  // window size, threads; progress is streamRun's own
-  unsigned threads = 0;        // ranks read at once; 0: one per two hardware threads
+  // The import, the ranks read at once, progress and cancel; its memory
+  // budget is streamRun's to set.
+  TraceFilesReadOptions reading;
   KeepEvents keep = KeepEvents::WhenTheyFit;
   // Memory the run may take; nullopt: availableMemory() (MemoryBudget.h).
   std::optional<uint64_t> memory_bytes;
-  RunStreamProgress* progress = nullptr;  // optional; must outlive the call
 };
 
 struct StreamedRun {

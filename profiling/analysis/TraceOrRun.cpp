@@ -9,9 +9,9 @@ OpenedTraceOrRun openTraceOrRun(const std::vector<std::filesystem::path>& paths,
   if (pathsNameRun(paths)) {
     RunStreamOptions stream;
     stream.analysis = options.run;
-    stream.import = options.import;
-    stream.import.progress = nullptr;
-    stream.progress = options.run_progress;
+    stream.reading.import = options.import;
+    stream.reading.import.progress = nullptr;
+    stream.reading.progress = options.run_progress;
     stream.keep = options.allow_dropped_events ? KeepEvents::WhenTheyFit : KeepEvents::Required;
     auto view = std::make_shared<const RunView>(openRunView(paths, stream));
     out.trace = std::shared_ptr<const Trace>(view, &view->merged.trace);

@@ -21,7 +21,7 @@ struct OpenedTraceOrRun {
 struct OpenOptions {
   RunAnalysisOptions run;      // a run's analysis
   ChromeImportOptions import;  // one trace's import (progress, cancel); a run's imports (window size)
-  RunStreamProgress* run_progress = nullptr;  // a run's progress and cancel
+  FilesReadProgress* run_progress = nullptr;  // a run's progress and cancel
   // A run too large to hold opens with its events dropped (RunView.h);
   // false: it is refused, for callers that need the merged trace whole.
   bool allow_dropped_events = false;

@@ -1,11 +1,10 @@
 #include "profiling/trace/RunLoader.h"
 
 #include <algorithm>
-#include <atomic>
 #include <optional>
-#include <thread>
 
 #include "profiling/trace/RunJobCheck.h"
+#include "profiling/trace/TraceFileReader.h"
 
 namespace fuselab {
 
@@ -18,32 +17,6 @@ bool isTraceFileName(const std::string& name) {
     return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   return ends(".json") || ends(".json.gz");
-}
-
-struct Loaded {
-  std::optional<Trace> trace;
-  std::string error;
-};
-
-std::vector<Loaded> readAll(const std::vector<fs::path>& files, const RunLoadOptions& options) {
-  std::vector<Loaded> loaded(files.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < files.size(); i = next++) {
-      try {
-        loaded[i].trace = importChromeTrace(files[i], options.import);
-      } catch (const std::exception& e) {
-        loaded[i].error = e.what();
-      }
-    }
-  };
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<size_t>(threads, files.size()));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  return loaded;
 }
 
 std::string nameOf(const fs::path& p) { return p.filename().string(); }
@@ -126,17 +99,19 @@ Run assembleRun(std::vector<RankTrace> ranks, std::vector<std::string> errors, s
 
 Run loadRun(const std::vector<fs::path>& files, const RunLoadOptions& options) {
   if (files.empty()) throw RunLoadError("no trace files given");
-  std::vector<Loaded> loaded = readAll(files, options);
+  std::vector<std::optional<RankTrace>> read(files.size());
+  TraceFilesReadOptions reading;
+  reading.import = options.import;
+  reading.threads = options.threads;
+  const std::vector<std::string> errors = readTraceFiles(
+      files, reading, [&](size_t i, Trace&& t) { read[i] = rankTraceOf(files[i], std::move(t), files.size()); });
   std::vector<RankTrace> ranks;
-  std::vector<std::string> errors;
+  std::vector<std::string> unreadable;
   for (size_t i = 0; i < files.size(); ++i) {
-    if (!loaded[i].trace) {
-      errors.push_back("cannot read " + files[i].string() + ": " + loaded[i].error);
-      continue;
-    }
-    ranks.push_back(rankTraceOf(files[i], std::move(*loaded[i].trace), files.size()));
+    if (read[i]) ranks.push_back(std::move(*read[i]));
+    else unreadable.push_back("cannot read " + files[i].string() + ": " + errors[i]);
   }
-  return assembleRun(std::move(ranks), std::move(errors), files.size());
+  return assembleRun(std::move(ranks), std::move(unreadable), files.size());
 }
 
 }  // namespace fuselab

@@ -22,7 +22,7 @@ class RunLoadError : public std::runtime_error {
 
 struct RunLoadOptions {
   ChromeImportOptions import;
-  unsigned threads = 0;  // 0: one per hardware thread (at most one per file)
+  unsigned threads = 0;  // files read at once; 0: TraceFileReader.h's default
 };
 
 // The trace files (*.json, *.json.gz) directly inside `dir`, sorted by name.

@@ -1,7 +1,7 @@
 // Opening a run rank by rank (RunStreaming.h): the summaries give the same
 // analysis as the ranks held whole, on the real NCCL runs; events are kept
 // or dropped by the memory the run may use; bad ranks are named and
-// skipped; progress and cancel; a dropped run loads a rank's lanes on demand
+// skipped; a dropped run loads a rank's lanes on demand
 // and evicts the oldest (RunView.h).
 #include "profiling/analysis/RunStreaming.h"
 
@@ -89,15 +89,15 @@ TEST(RunStreaming, KeepsTheEventsOnlyWhenTheRunFits) {
   expectSameAnalysis(roomy.analysis, tight.analysis);
 
   o.keep = KeepEvents::Required;
-  RunStreamProgress progress;
-  o.progress = &progress;
+  FilesReadProgress progress;
+  o.reading.progress = &progress;
   try {
     streamRun(files, o);
     FAIL() << "a run that needs its events and does not fit is refused";
   } catch (const RunLoadError& e) {
     EXPECT_NE(std::string(e.what()).find("needs every rank's events"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(progress.ranksDone(), 0u) << "refused before reading";
+  EXPECT_EQ(progress.filesDone(), 0u) << "refused before reading";
 }
 
 TEST(RunStreaming, ABadRankIsNamedAndSkipped) {
@@ -115,34 +115,12 @@ TEST(RunStreaming, ABadRankIsNamedAndSkipped) {
   EXPECT_EQ(s.analysis.ranks.size(), 3u);
 }
 
-TEST(RunStreaming, ProgressCountsRanksAndBytes) {
-  const auto files = traceFilesIn(test::ncclFuselabFixtureDir());
-  RunStreamProgress progress;
-  RunStreamOptions o = dropping();
-  o.progress = &progress;
-  o.threads = 1;
-  streamRun(files, o);
-  EXPECT_EQ(progress.rankCount(), files.size());
-  EXPECT_EQ(progress.ranksDone(), files.size());
-  uint64_t bytes = 0;
-  for (const fs::path& f : files) bytes += fs::file_size(f);
-  EXPECT_EQ(progress.bytesTotal(), bytes);
-  EXPECT_EQ(progress.bytesDone(), bytes);
-}
-
-TEST(RunStreaming, CancelStopsIt) {
-  RunStreamProgress progress;
-  progress.cancel();
-  RunStreamOptions o = dropping();
-  o.progress = &progress;
-  EXPECT_THROW(streamRun(traceFilesIn(test::multirankFixtureDir()), o), TraceImportCancelled);
-}
-
 TEST(RunStreaming, ImportsInFlightStayWithinTheBudget) {
   EXPECT_EQ(streamingImportBudget(uint64_t(8) << 30), uint64_t(1) << 30);
   EXPECT_TRUE(runFitsInMemory(4, 8));
   EXPECT_FALSE(runFitsInMemory(5, 8));
-  // A budget below one import still reads every rank, one at a time.
+  // A budget below one import still reads every rank, one at a time
+  // (TraceFileReaderTest.cpp checks the one at a time).
   RunStreamOptions o = dropping();
   o.memory_bytes = 1;
   const StreamedRun s = streamRun(traceFilesIn(test::multirankFixtureDir()), o);

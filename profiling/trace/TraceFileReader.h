@@ -1,0 +1,54 @@
+// Reading several trace files side by side (the ranks of a run): a thread per
+// file in flight, as many files at once as asked and as fit in a memory
+// budget, with progress and cancel for another thread to watch.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "profiling/trace/ChromeTraceImport.h"
+
+namespace fuselab {
+
+// Read by another thread while readTraceFiles works (the window, the CLI).
+class FilesReadProgress {
+ public:
+  size_t fileCount() const { return count_.load(std::memory_order_acquire); }
+  size_t filesDone() const { return files_done_.load(); }
+  uint64_t bytesTotal() const { return bytes_total_.load(); }
+  uint64_t bytesDone() const;  // of the files (compressed for gzip)
+  // Stops the reading: readTraceFiles throws TraceImportCancelled.
+  void cancel();
+  bool cancelled() const { return cancel_.load(); }
+
+ private:
+  friend class FilesReadProgressWriter;
+  std::unique_ptr<ImportProgress[]> files_;
+  std::atomic<size_t> count_{0};
+  std::atomic<size_t> files_done_{0};
+  std::atomic<uint64_t> bytes_total_{0};
+  std::atomic<bool> cancel_{false};
+};
+
+struct TraceFilesReadOptions {
+  ChromeImportOptions import;  // window size, threads; its progress is the reader's own
+  unsigned threads = 0;        // files read at once; 0: one per two hardware threads (each import parses on two)
+  // Imports in flight (importPeakEstimate of each) within this; one always may run.
+  uint64_t memory_budget = UINT64_MAX;
+  FilesReadProgress* progress = nullptr;  // optional; must outlive the call
+};
+
+// Imports each file and hands its trace to use(i, trace) on the thread that
+// read it (uses of different files run at once). Returns, per file, why it
+// could not be read ("" when it was). Throws TraceImportCancelled when
+// cancelled, or the first exception a `use` threw, once every thread is done.
+std::vector<std::string> readTraceFiles(const std::vector<std::filesystem::path>& files,
+                                        const TraceFilesReadOptions& options,
+                                        const std::function<void(size_t, Trace&&)>& use);
+
+}  // namespace fuselab
