@@ -1,8 +1,8 @@
 // A 64-rank run built by tiling rank 0 of the HTA fixture (each copy with its
 // own distributedInfo.rank and its clock moved by up to 0.6 ms):
-// - RunOpen64: read, analyse (collectives, alignment, per rank) and merge the
-//   64 files; counters split it into reading and the rest, and give the
-//   ratio of the whole open to reading alone;
+// - RunOpen64: the 64 files read alone (loadRun), then opened as the window
+//   opens them (openRunView: read and summarised rank by rank, analysed,
+//   merged); counters give both and the ratio of the open to reading alone;
 // - OverviewFrame64: one frame of the rank x time overview strip at 800
 //   columns (cells and the rectangles drawn); target <= 4 ms per frame
 //   (the counter budget_share is the frame's share of 4 ms);
@@ -53,21 +53,21 @@ void RunOpen64(benchmark::State& state) {
   using Clock = std::chrono::steady_clock;
   const auto& files = rankFiles();
   size_t collectives = 0;
-  double read_s = 0, rest_s = 0;
+  double read_s = 0, open_s = 0;
   for (auto _ : state) {
     const auto t0 = Clock::now();
-    auto run = std::make_shared<const Run>(loadRun(files));
+    benchmark::DoNotOptimize(loadRun(files).ranks.size());
     const auto t1 = Clock::now();
-    RunView v = makeRunView(std::move(run));
+    const RunView v = openRunView(files);  // read, summarised, analysed and merged
     read_s += std::chrono::duration<double>(t1 - t0).count();
-    rest_s += std::chrono::duration<double>(Clock::now() - t1).count();
+    open_s += std::chrono::duration<double>(Clock::now() - t1).count();
     collectives = v.analysis.collectives.size();
     benchmark::DoNotOptimize(v.merged.trace.eventCount());
   }
   const double n = double(state.iterations());
   state.counters["read_ms"] = 1e3 * read_s / n;
-  state.counters["analyse_merge_ms"] = 1e3 * rest_s / n;
-  state.counters["open_vs_read"] = (read_s + rest_s) / read_s;
+  state.counters["open_ms"] = 1e3 * open_s / n;
+  state.counters["open_vs_read"] = open_s / read_s;
   state.counters["collectives"] = double(collectives);
 }
 BENCHMARK(RunOpen64)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -34,22 +34,16 @@ RankStats rankStats(const RankTrace& r, const std::vector<CollectiveEvent>& coll
 
 }  // namespace
 
-void completeRankSummary(const RankTrace& rank, RankSummary& summary, const AnalysisOptions& options) {
-  summary.causes.clear();
-  if (!summary.collectives.empty()) {
-    const ArrivalCauses causes(rank.trace);
-    summary.causes.reserve(summary.collectives.size());
-    for (const CollectiveEvent& c : summary.collectives) summary.causes.push_back(causes.before(c));
-  }
-  summary.stats = rankStats(rank, summary.collectives, options);
-  summary.activity = binActivity(rankActivityIntervals(rank.trace), summary.stats.begin_ns, summary.stats.end_ns,
-                                 kRankActivityBins);
-}
-
 RankSummary summarizeRank(const RankTrace& rank, const AnalysisOptions& options) {
   RankSummary s;
   s.collectives = findCollectives(rank.trace);
-  completeRankSummary(rank, s, options);
+  if (!s.collectives.empty()) {
+    const ArrivalCauses causes(rank.trace);
+    s.causes.reserve(s.collectives.size());
+    for (const CollectiveEvent& c : s.collectives) s.causes.push_back(causes.before(c));
+  }
+  s.stats = rankStats(rank, s.collectives, options);
+  s.activity = binActivity(rankActivityIntervals(rank.trace), s.stats.begin_ns, s.stats.end_ns, kRankActivityBins);
   return s;
 }
 

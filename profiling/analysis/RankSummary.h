@@ -22,11 +22,6 @@ struct RankSummary {
   RankActivityBins activity;                 // over the rank's span, its own clock
 };
 
-// The parts after the collectives (which a run matches across ranks before
-// the rest is computed): causes, stats and activity.
-void completeRankSummary(const RankTrace& rank, RankSummary& summary, const AnalysisOptions& options);
-
-// All of it.
 RankSummary summarizeRank(const RankTrace& rank, const AnalysisOptions& options);
 
 }  // namespace fuselab

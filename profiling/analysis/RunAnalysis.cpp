@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <future>
 
 #include "profiling/analysis/RunGroupKeys.h"
 #include "profiling/trace/ParallelFor.h"
@@ -50,32 +49,18 @@ void takeRankParts(std::vector<RankSummary>& summaries, RunAnalysis& a) {
 
 }  // namespace
 
-RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) { return analyzeRun(run, options, {}); }
+RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options) {
+  // Each rank's summary side by side (the ranks are independent).
+  std::vector<RankSummary> summaries(run.ranks.size());
+  parallelFor(run.ranks.size(), [&](size_t i) { summaries[i] = summarizeRank(run.ranks[i], options.trace); });
+  return analyzeRunSummaries(run, std::move(summaries), options);
+}
 
 int64_t alignedBeginNs(const RunAnalysis& a) {
   int64_t begin = INT64_MAX;
   for (size_t r = 0; r < a.ranks.size() && r < a.alignment.offsets_ns.size(); ++r)
     if (a.ranks[r].events > 0) begin = std::min(begin, a.ranks[r].begin_ns + a.alignment.offsets_ns[r]);
   return begin == INT64_MAX ? 0 : begin;
-}
-
-RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options,
-                       const std::function<void(const RunAnalysis& aligned)>& beside) {
-  RunAnalysis a;
-  std::vector<RankSummary> summaries(run.ranks.size());
-  parallelFor(run.ranks.size(), [&](size_t i) { summaries[i].collectives = findCollectives(run.ranks[i].trace); });
-  for (const RankSummary& s : summaries) a.collectives_per_rank.push_back(s.collectives);
-  matchAcrossRanks(run, a);
-  align(run, a, options.align);
-  std::future<void> side;
-  if (beside) side = std::async(std::launch::async, [&beside, aligned = a] { beside(aligned); });
-  // The rest of each rank's summary, side by side (the ranks are independent).
-  parallelFor(run.ranks.size(), [&](size_t i) { completeRankSummary(run.ranks[i], summaries[i], options.trace); });
-  takeRankParts(summaries, a);
-  a.collectives = collectiveStats(run, a.collectives_per_rank, a.causes_per_rank, a.matched, a.alignment);
-  if (side.valid()) side.get();
-  summarize(a);
-  return a;
 }
 
 RunAnalysis analyzeRunSummaries(const Run& run, std::vector<RankSummary> summaries, const RunAnalysisOptions& options) {

@@ -7,7 +7,6 @@
 // do not fit in memory is analysed from summaries alone (RunStreaming.h).
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <vector>
 
@@ -45,15 +44,6 @@ int64_t alignedBeginNs(const RunAnalysis& analysis);
 // may have been dropped): what the streaming pass calls.
 RunAnalysis analyzeRunSummaries(const Run& run, std::vector<RankSummary> summaries,
                                 const RunAnalysisOptions& options = {});
-
-// The same, with `beside` run on a thread of its own next to the per-rank
-// figures (each rank's trace analysis, the slowest part), as soon as the
-// collectives are matched and aligned: it gets a copy of the analysis with
-// collectives_per_rank, matched, alignment and collectives set (what a merge
-// and the run's critical path need), ranks, the late ranks' causes and what
-// follows not yet.
-RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options,
-                       const std::function<void(const RunAnalysis& aligned)>& beside);
 
 // `analysis` (of `run`) on another clock alignment: keeps what does not
 // depend on it (each rank's collectives, their matching, the per-rank trace

@@ -1,7 +1,5 @@
 #include "profiling/analysis/RunView.h"
 
-#include <algorithm>
-
 #include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TraceTextStream.h"
 
@@ -30,15 +28,6 @@ RunView sameRanks(const RunView& view) {
 }
 
 }  // namespace
-
-RunView makeRunView(std::shared_ptr<const Run> run, const RunAnalysisOptions& options) {
-  RunView v;
-  // The merge needs the alignment only: beside the per-rank figures.
-  v.analysis = analyzeRun(*run, options,
-                          [&](const RunAnalysis& aligned) { v.merged = mergeRun(*run, aligned.alignment.offsets_ns); });
-  v.run = std::move(run);
-  return v;
-}
 
 RunView realignRunView(const RunView& view, std::optional<AlignMethod> align) {
   RunView v = sameRanks(view);

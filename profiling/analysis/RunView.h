@@ -47,8 +47,6 @@ struct RunView {
 // Reads the ranks (RunStreaming.h), analyses and merges. Throws RunLoadError
 // or TraceImportCancelled.
 RunView openRunView(const std::vector<std::filesystem::path>& files, const RunStreamOptions& options = {});
-// Analyses and merges a run already loaded.
-RunView makeRunView(std::shared_ptr<const Run> run, const RunAnalysisOptions& options = {});
 // The same ranks on another alignment: new offsets, collective figures and
 // merge; each rank's own figures are kept (realignRun).
 RunView realignRunView(const RunView& view, std::optional<AlignMethod> align);

@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <map>
-#include <optional>
 #include <set>
 
 #include "profiling/analysis/RunAnalysis.h"
@@ -71,31 +70,6 @@ TEST_F(RunFixture, EpochAlignmentKeepsEveryPairedCollective) {
   EXPECT_EQ(a.alignment.offsets_ns, (std::vector<int64_t>{0, 0}));
   EXPECT_EQ(a.alignment.mismatched, 0u);
   EXPECT_EQ(a.collectives.size(), 8u);  // paired by order, right or not
-}
-
-// What runs beside the per-rank figures (the merge, the critical path) sees
-// the final alignment and collectives, and the analysis is the same with it.
-TEST_F(RunFixture, TheTaskBesideTheRankFiguresSeesTheAlignedCollectives) {
-  const RunAnalysis plain = analyzeRun(*run_);
-  std::optional<RunAnalysis> seen;
-  const RunAnalysis with = analyzeRun(*run_, {}, [&](const RunAnalysis& aligned) { seen = aligned; });
-  ASSERT_TRUE(seen.has_value());
-  EXPECT_EQ(seen->alignment.offsets_ns, plain.alignment.offsets_ns);
-  ASSERT_EQ(seen->collectives.size(), plain.collectives.size());
-  ASSERT_FALSE(plain.collectives.empty());
-  for (size_t i = 0; i < plain.collectives.size(); ++i) {
-    EXPECT_EQ(seen->collectives[i].start_ns, plain.collectives[i].start_ns);
-    EXPECT_EQ(seen->collectives[i].late_rank, plain.collectives[i].late_rank);
-    EXPECT_EQ(seen->collectives[i].arrivals.size(), plain.collectives[i].arrivals.size());
-  }
-  EXPECT_TRUE(seen->ranks.empty());  // not yet
-  ASSERT_EQ(with.ranks.size(), plain.ranks.size());
-  for (size_t i = 0; i < plain.ranks.size(); ++i) {
-    EXPECT_EQ(with.ranks[i].kernels, plain.ranks[i].kernels);
-    EXPECT_EQ(with.ranks[i].wait_ns, plain.ranks[i].wait_ns);
-    EXPECT_EQ(with.ranks[i].utilization.busy_ns, plain.ranks[i].utilization.busy_ns);
-  }
-  EXPECT_EQ(with.stragglers.size(), plain.stragglers.size());
 }
 
 }  // namespace
