@@ -5,22 +5,6 @@
 
 namespace fuselab::ui {
 
-Coverage::Coverage(std::vector<std::pair<int64_t, int64_t>> v) {
-  std::sort(v.begin(), v.end());
-  double covered = 0;
-  for (const auto& [s, e] : v) {
-    if (e <= s) continue;
-    if (!ends_.empty() && s <= ends_.back()) {
-      if (e > ends_.back()) covered += double(e - ends_.back()), ends_.back() = e;
-      continue;
-    }
-    before_.push_back(covered);
-    begins_.push_back(s);
-    ends_.push_back(e);
-    covered += double(e - s);
-  }
-}
-
 Coverage Coverage::fromBins(int64_t begin_ns, int64_t bin_ns, const std::vector<int64_t>& covered_ns) {
   Coverage c;
   double covered = 0;
@@ -40,8 +24,7 @@ double Coverage::coveredBefore(double t) const {
   auto it = std::upper_bound(begins_.begin(), begins_.end(), t, [](double v, int64_t b) { return v < double(b); });
   if (it == begins_.begin()) return 0;
   const size_t i = static_cast<size_t>(it - begins_.begin()) - 1;
-  const double density = density_.empty() ? 1.0 : density_[i];
-  return before_[i] + (std::min(t, double(ends_[i])) - double(begins_[i])) * density;
+  return before_[i] + (std::min(t, double(ends_[i])) - double(begins_[i])) * density_[i];
 }
 
 int64_t Coverage::coveredNs(double begin, double end) const {

@@ -1,8 +1,9 @@
 // The rank x time overview strip of a run: per rank, which share of each
 // time cell it spent communicating (collective kernels or Gloo ops) or busy
 // (other GPU work; CPU ops for ranks without a GPU), and the cell's state.
-// Built once per merged trace; a frame asks for ranks x columns cells in
-// O(log n) each, so it stays cheap at 64+ ranks.
+// Built once per run from each rank's activity bins (RankActivity.h); a
+// frame asks for ranks x columns cells in O(log n) each, so it stays cheap
+// at 64+ ranks.
 #pragma once
 
 #include <cstdint>
@@ -14,13 +15,11 @@ namespace fuselab::ui {
 
 enum class RankActivity : uint8_t { Idle, Busy, Communicating };
 
-// Disjoint sorted intervals with the covered length before each one, so the
-// coverage of any time range is two binary searches. Built from intervals
-// (each covered whole) or from bins (each covered evenly by its share).
+// Covered bins with the covered length before each one, so the coverage of
+// any time range is two binary searches; a bin counts as covered evenly.
 class Coverage {
  public:
   Coverage() = default;
-  explicit Coverage(std::vector<std::pair<int64_t, int64_t>> intervals);  // any order, may overlap
   // Bin i spans [begin_ns + i * bin_ns, +bin_ns) and is covered covered_ns[i].
   static Coverage fromBins(int64_t begin_ns, int64_t bin_ns, const std::vector<int64_t>& covered_ns);
   int64_t coveredNs(double begin, double end) const;
@@ -29,8 +28,8 @@ class Coverage {
  private:
   double coveredBefore(double t) const;
   std::vector<int64_t> begins_, ends_;
-  std::vector<double> before_;   // covered length of intervals 0..i-1
-  std::vector<double> density_;  // share of interval i covered (empty: all 1)
+  std::vector<double> before_;   // covered length of bins 0..i-1
+  std::vector<double> density_;  // share of bin i covered
 };
 
 struct RankActivityRow {
