@@ -13,6 +13,7 @@
 #include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TraceTextStream.h"
 #include "tests/support/RankFiles.h"
+#include "tests/support/SameRunAnalysis.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -30,32 +31,6 @@ RunStreamOptions dropping() {
   return o;
 }
 
-void expectSameAnalysis(const RunAnalysis& whole, const RunAnalysis& streamed) {
-  EXPECT_EQ(whole.alignment.method, streamed.alignment.method);
-  EXPECT_EQ(whole.alignment.offsets_ns, streamed.alignment.offsets_ns);
-  EXPECT_EQ(whole.alignment.residual_skew_ns, streamed.alignment.residual_skew_ns);
-  ASSERT_EQ(whole.collectives.size(), streamed.collectives.size());
-  for (size_t i = 0; i < whole.collectives.size(); ++i) {
-    const CollectiveStats& a = whole.collectives[i];
-    const CollectiveStats& b = streamed.collectives[i];
-    EXPECT_EQ(a.name, b.name);
-    EXPECT_EQ(a.start_ns, b.start_ns);
-    EXPECT_EQ(a.wait_ns, b.wait_ns);
-    EXPECT_EQ(a.late_rank, b.late_rank);
-    EXPECT_EQ(describeArrivalCause(a.late_rank_before), describeArrivalCause(b.late_rank_before));
-  }
-  ASSERT_EQ(whole.ranks.size(), streamed.ranks.size());
-  for (size_t r = 0; r < whole.ranks.size(); ++r) {
-    EXPECT_EQ(whole.ranks[r].kernels, streamed.ranks[r].kernels);
-    EXPECT_EQ(whole.ranks[r].comm_ns, streamed.ranks[r].comm_ns);
-    EXPECT_EQ(whole.ranks[r].wait_ns, streamed.ranks[r].wait_ns);
-    EXPECT_EQ(whole.ranks[r].time.idle_ns, streamed.ranks[r].time.idle_ns);
-    EXPECT_EQ(whole.activity[r].busy_ns, streamed.activity[r].busy_ns);
-  }
-  EXPECT_EQ(whole.verdict.title, streamed.verdict.title);
-  EXPECT_EQ(whole.verdict.explanation, streamed.verdict.explanation);
-}
-
 TEST(RunStreaming, SummariesGiveTheAnalysisOfTheWholeRanks) {
   for (const fs::path& dir : realRuns()) {
     SCOPED_TRACE(dir.string());
@@ -69,7 +44,7 @@ TEST(RunStreaming, SummariesGiveTheAnalysisOfTheWholeRanks) {
       EXPECT_EQ(r.trace.eventCount(), 0u);
       EXPECT_TRUE(r.info.present) << "the meta stays";
     }
-    expectSameAnalysis(expected, streamed.analysis);
+    test::expectSameRunAnalysis(streamed.analysis, expected);
   }
 }
 
@@ -86,7 +61,7 @@ TEST(RunStreaming, KeepsTheEventsOnlyWhenTheRunFits) {
   const StreamedRun tight = streamRun(files, o);
   EXPECT_FALSE(tight.events_kept);
   EXPECT_NE(tight.dropped_reason.find("100 MB available"), std::string::npos) << tight.dropped_reason;
-  expectSameAnalysis(roomy.analysis, tight.analysis);
+  test::expectSameRunAnalysis(tight.analysis, roomy.analysis);
 
   o.keep = KeepEvents::Required;
   FilesReadProgress progress;

@@ -12,6 +12,7 @@
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "profiling/trace/RunMerge.h"
+#include "tests/support/SameRunAnalysis.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -82,27 +83,6 @@ TEST(TorchNcclRun, CollectiveEndsUndoAFiftyMillisecondClockOffset) {
   }
 }
 
-// What alignment changes: offsets, collective waits, late ranks, verdict.
-void expectSameAlignedFigures(const RunAnalysis& got, const RunAnalysis& want) {
-  EXPECT_EQ(got.alignment.method, want.alignment.method);
-  EXPECT_EQ(got.alignment.offsets_ns, want.alignment.offsets_ns);
-  EXPECT_EQ(got.alignment.mismatched, want.alignment.mismatched);
-  ASSERT_EQ(got.collectives.size(), want.collectives.size());
-  for (size_t i = 0; i < got.collectives.size(); ++i) {
-    EXPECT_EQ(got.collectives[i].wait_ns, want.collectives[i].wait_ns) << i;
-    EXPECT_EQ(got.collectives[i].late_pos, want.collectives[i].late_pos) << i;
-  }
-  ASSERT_EQ(got.ranks.size(), want.ranks.size());
-  for (size_t i = 0; i < got.ranks.size(); ++i) {
-    EXPECT_EQ(got.ranks[i].wait_ns, want.ranks[i].wait_ns) << i;
-    EXPECT_EQ(got.ranks[i].late_count, want.ranks[i].late_count) << i;
-    EXPECT_EQ(got.ranks[i].wait_caused_ns, want.ranks[i].wait_caused_ns) << i;
-  }
-  EXPECT_EQ(got.stragglers.size(), want.stragglers.size());
-  EXPECT_EQ(got.verdict.kind, want.verdict.kind);
-  EXPECT_EQ(got.verdict.title, want.verdict.title);
-}
-
 TEST(TorchNcclRun, RealigningEqualsAnalysingWithThatAlignment) {
   fuselab::Run run = torchRun();  // rank 1 50 ms late: epoch and collectives disagree
   for (Track& t : run.ranks[1].trace.tracks)
@@ -112,11 +92,11 @@ TEST(TorchNcclRun, RealigningEqualsAnalysingWithThatAlignment) {
   ASSERT_NE(by_collectives.alignment.offsets_ns, by_epoch.alignment.offsets_ns);
   {
     SCOPED_TRACE("epoch -> collectives");
-    expectSameAlignedFigures(realignRun(run, by_epoch, AlignMethod::Collectives), by_collectives);
+    test::expectSameRunAnalysis(realignRun(run, by_epoch, AlignMethod::Collectives), by_collectives);
   }
   {
     SCOPED_TRACE("collectives -> epoch");
-    expectSameAlignedFigures(realignRun(run, by_collectives, AlignMethod::Epoch), by_epoch);
+    test::expectSameRunAnalysis(realignRun(run, by_collectives, AlignMethod::Epoch), by_epoch);
   }
 }
 
