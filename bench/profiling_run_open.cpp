@@ -18,7 +18,8 @@
 // write (default a temporary folder; each run is removed once measured,
 // unless FUSELAB_BENCH_RUN_KEEP=1: for bench/profiling_run_open_hta.py).
 // FUSELAB_AVAILABLE_MEMORY sets the memory the run may use, as for fuselab;
-// FUSELAB_BENCH_RUN_THREADS the ranks read at once (default: the program's).
+// FUSELAB_BENCH_RUN_THREADS the ranks read at once (default: the program's);
+// FUSELAB_BENCH_RUN_SERIAL_IMPORTS=1 parses each rank on its reading thread alone.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -65,6 +66,7 @@ int openRunIfAsked(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     RunStreamOptions options;
     options.reading.threads = static_cast<unsigned>(std::atoi(env("FUSELAB_BENCH_RUN_THREADS", "0").c_str()));
+    options.reading.import.parallel = env("FUSELAB_BENCH_RUN_SERIAL_IMPORTS", "0") != "1";
     const RunView v = openRunView({fs::path(argv[2])}, options);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
