@@ -55,6 +55,7 @@ std::optional<EventRef> RunPanels::lateArrival(size_t i) const {
 }
 
 void RunPanels::showRank(size_t pos, TimelineView& timeline) {
+  if (pos >= run_->run->ranks.size()) return;
   if (run_->hasLanes(pos) || !run_->eventsDropped())
     timeline.scrollToRank(run_->run->ranks[pos].rank);
   else
