@@ -410,6 +410,9 @@ void Workspace::drawSidebar(const ui::Theme& th) {
     ImGui::Spacing();
   }
   panelTitle(th, "Summary");
+  if (run_ && run_->eventsDropped())
+    ImGui::TextDisabled("Of the lanes loaded: %zu of %zu ranks (the Run panel covers every rank).",
+                        run_->lanes_order.size(), run_->run->ranks.size());
   stats_.drawSummary(trace_.get(), analysis_.get(), th, timeline_, run_panels_.verdict());
   ImGui::PopStyleVar();
 }
