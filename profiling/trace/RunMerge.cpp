@@ -74,9 +74,13 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
   std::vector<uint8_t> dst_taken;
   bool distinct = true;  // every track copied into a track of its own: the copies can run side by side
   size_t args_bytes = 0;  // reserved at once: growing by appends copied the text over and over
+  size_t sources = 0;
   for (const Trace* t : traces)
-    if (t) args_bytes += t->args_text->size();
-  out.args_text->reserve(out.args_text->size() + args_bytes);
+    if (t) args_bytes += t->args_text->size(), ++sources;
+  // One rank alone (the lanes of a run too large to hold): its args text is
+  // shared, not copied (offsets into it stay as they are).
+  const bool share_args = sources == 1;
+  if (!share_args) out.args_text->reserve(out.args_text->size() + args_bytes);
   // A rank's meta stays when its events are dropped.
   if (!run.ranks.empty()) out.meta.base_time_ns = run.ranks[0].trace.meta.base_time_ns + offsets_ns[0];
   for (size_t p = 0; p < run.ranks.size(); ++p) {
@@ -84,9 +88,10 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
     const RankTrace& r = run.ranks[p];
     const Trace& src = *traces[p];
     const int64_t offset = offsets_ns[p];
-    const uint64_t args_shift = out.args_text->size();
+    const uint64_t args_shift = share_args ? 0 : out.args_text->size();
     const std::vector<uint32_t>& ids = rank_ids[p] = stringIds(src.strings, out.strings);
-    out.args_text->append(*src.args_text);
+    if (share_args) out.args_text = src.args_text;
+    else out.args_text->append(*src.args_text);
     for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
     for (const Track& t : src.tracks) {
       const std::string pid = pidToken(t, src.strings.get(t.pid_id), r.rank);
