@@ -1,10 +1,10 @@
 // Opening a run rank by rank in bounded memory. Ranks are read side by side
-// (TraceFileReader.h: one per two cores, fewer when their imports would not
-// fit in the memory set aside for them) and each is summarised (RankSummary.h) as soon as it is
-// read. The events are kept when the whole run fits in memory; otherwise
-// each rank's events are dropped once summarised, and the run's analysis
-// comes from the summaries alone. A rank whose file cannot be read is named
-// and skipped; the others open.
+// (TraceFileReader.h: one per two cores and two at least, fewer when their
+// imports would not fit in the memory set aside for them) and each is
+// summarised (RankSummary.h) as soon as it is read. The events are kept when
+// the whole run fits in memory; otherwise each rank's events are dropped
+// once summarised, and the run's analysis comes from the summaries alone. A
+// rank whose file cannot be read is named and skipped; the others open.
 #pragma once
 
 #include <cstdint>

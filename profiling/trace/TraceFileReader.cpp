@@ -109,7 +109,9 @@ std::vector<std::string> readTraceFiles(const std::vector<fs::path>& files, cons
       FilesReadProgressWriter::fileDone(progress, i);
     }
   };
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency() / 2);
+  // Each import parses on a second thread: half as many files as cores, but
+  // two at least, so that one file's use overlaps the next one's import.
+  unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency() / 2);
   threads = static_cast<unsigned>(std::min<size_t>(threads, n));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);

@@ -37,7 +37,7 @@ class FilesReadProgress {
 
 struct TraceFilesReadOptions {
   ChromeImportOptions import;  // window size, threads; its progress is the reader's own
-  unsigned threads = 0;        // files read at once; 0: one per two hardware threads (each import parses on two)
+  unsigned threads = 0;        // files read at once; 0: one per two hardware threads (each import parses on two), 2 at least
   // Imports in flight (importPeakEstimate of each) within this; one always may run.
   uint64_t memory_budget = UINT64_MAX;
   FilesReadProgress* progress = nullptr;  // optional; must outlive the call
