@@ -32,11 +32,7 @@ StreamedRun streamRun(const std::vector<fs::path>& files, const RunStreamOptions
   const size_t n = files.size();
   StreamedRun out;
   uint64_t peak_total = 0;
-  for (const fs::path& f : files) {
-    const uint64_t text = traceTextSizeHint(f);
-    out.json_bytes += text;
-    peak_total += importPeakEstimate(text);
-  }
+  for (const fs::path& f : files) peak_total += importPeakEstimate(traceTextSizeHint(f));
   const auto available = availableMemory();
   out.memory_bytes = options.memory_bytes ? *options.memory_bytes : available ? available->bytes : UINT64_MAX;
   const bool fits = runFitsInMemory(peak_total, out.memory_bytes);
@@ -68,7 +64,7 @@ StreamedRun streamRun(const std::vector<fs::path>& files, const RunStreamOptions
   std::map<std::string, RankSummary> summary_of_file;
   for (size_t i = 0; i < n; ++i) {
     if (!ranks_read[i]) {
-      unreadable.push_back("cannot read " + files[i].string() + ": " + errors[i]);
+      unreadable.push_back(errors[i]);
       continue;
     }
     summary_of_file.emplace(ranks_read[i]->file, std::move(summaries_read[i]));

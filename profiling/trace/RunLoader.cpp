@@ -109,7 +109,7 @@ Run loadRun(const std::vector<fs::path>& files, const RunLoadOptions& options) {
   std::vector<std::string> unreadable;
   for (size_t i = 0; i < files.size(); ++i) {
     if (read[i]) ranks.push_back(std::move(*read[i]));
-    else unreadable.push_back("cannot read " + files[i].string() + ": " + errors[i]);
+    else unreadable.push_back(errors[i]);
   }
   return assembleRun(std::move(ranks), std::move(unreadable), files.size());
 }

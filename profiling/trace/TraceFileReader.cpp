@@ -98,7 +98,7 @@ std::vector<std::string> readTraceFiles(const std::vector<fs::path>& files, cons
         trace = importChromeTrace(files[i], import);
       } catch (const TraceImportCancelled&) {
       } catch (const std::exception& e) {
-        errors[i] = e.what();
+        errors[i] = "cannot read " + files[i].string() + ": " + e.what();
       }
       try {
         if (trace) use(i, std::move(*trace));

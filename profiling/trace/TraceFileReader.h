@@ -45,7 +45,7 @@ struct TraceFilesReadOptions {
 
 // Imports each file and hands its trace to use(i, trace) on the thread that
 // read it (uses of different files run at once). Returns, per file, why it
-// could not be read ("" when it was). Throws TraceImportCancelled when
+// could not be read ("cannot read PATH: why"; "" when it was). Throws TraceImportCancelled when
 // cancelled, or the first exception a `use` threw, once every thread is done.
 std::vector<std::string> readTraceFiles(const std::vector<std::filesystem::path>& files,
                                         const TraceFilesReadOptions& options,
