@@ -173,8 +173,10 @@ void Workspace::poll() {
       timeline_.setAnalysis(analysis_);  // the critical path stays: it does not depend on the options
       continue;
     }
-    // A rank's lanes loaded into the run shown: the view stays, on that rank.
-    const bool more_lanes = run_ && l.run && run_->run == l.run->run && !l.run->lanes_order.empty();
+    // A rank's lanes newly loaded into the run shown: the view stays, on that
+    // rank (not after a realignment, which keeps the same lanes).
+    const bool more_lanes = run_ && l.run && run_->run == l.run->run && !l.run->lanes_order.empty() &&
+                            (run_->lanes_order.empty() || run_->lanes_order.back() != l.run->lanes_order.back());
     const bool keep_range = more_lanes && trace_ && trace_->eventCount() > 0;
     const auto kept_axis = timeline_.axis();
     run_ = l.run;
@@ -187,9 +189,7 @@ void Workspace::poll() {
     timeline_.setCriticalPath(l.critical_path);
     run_panels_.setRun(run_, timeline_);
     if (keep_range) timeline_.showRange(kept_axis.start_ns, kept_axis.endNs());
-    if (more_lanes) {
-      timeline_.scrollToRank(run_->run->ranks[run_->lanes_order.back()].rank);
-    }
+    if (more_lanes) timeline_.scrollToRank(run_->run->ranks[run_->lanes_order.back()].rank);
     if (!path_.empty()) settings_.addRecentFile(path_);
   }
 }
