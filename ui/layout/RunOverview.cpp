@@ -2,16 +2,15 @@
 
 #include <algorithm>
 
-
 namespace fuselab::ui {
 
 Coverage Coverage::fromBins(int64_t begin_ns, int64_t bin_ns, const std::vector<int64_t>& covered_ns) {
   Coverage c;
+  c.bin_ns_ = bin_ns;
   double covered = 0;
   for (size_t i = 0; i < covered_ns.size(); ++i) {
     if (covered_ns[i] <= 0) continue;
     c.begins_.push_back(begin_ns + bin_ns * static_cast<int64_t>(i));
-    c.ends_.push_back(c.begins_.back() + bin_ns);
     c.before_.push_back(covered);
     c.density_.push_back(std::min(1.0, double(covered_ns[i]) / double(bin_ns)));
     covered += double(covered_ns[i]);
@@ -24,7 +23,7 @@ double Coverage::coveredBefore(double t) const {
   auto it = std::upper_bound(begins_.begin(), begins_.end(), t, [](double v, int64_t b) { return v < double(b); });
   if (it == begins_.begin()) return 0;
   const size_t i = static_cast<size_t>(it - begins_.begin()) - 1;
-  return before_[i] + (std::min(t, double(ends_[i])) - double(begins_[i])) * density_[i];
+  return before_[i] + std::min(t - double(begins_[i]), double(bin_ns_)) * density_[i];
 }
 
 int64_t Coverage::coveredNs(double begin, double end) const {

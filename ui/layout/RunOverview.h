@@ -27,7 +27,8 @@ class Coverage {
 
  private:
   double coveredBefore(double t) const;
-  std::vector<int64_t> begins_, ends_;
+  int64_t bin_ns_ = 1;
+  std::vector<int64_t> begins_;  // of the covered bins
   std::vector<double> before_;   // covered length of bins 0..i-1
   std::vector<double> density_;  // share of bin i covered
 };
