@@ -16,14 +16,19 @@ namespace {
 constexpr size_t kChunk = size_t(4) << 20;  // text per chunk
 constexpr size_t kAhead = 4;                // chunks read ahead of the parser
 
+// The text size of `size` bytes of gzip whose last four bytes are `tail`
+// (the trailer's size field, little-endian).
+uint64_t gzipTrailerHint(uint64_t size, const char* tail) {
+  const auto* p = reinterpret_cast<const unsigned char*>(tail);
+  return gzipSizeHint(size, uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24));
+}
+
 // The text size of an open file of `size` bytes: the size, or for gzip
 // (told by its magic bytes, `gzipped` set) its trailer's hint.
 uint64_t textSizeHintOf(int fd, uint64_t size, bool* gzipped) {
-  unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
-  *gzipped = ::pread(fd, head, 2, 0) == 2 && head[0] == 0x1f && head[1] == 0x8b;
-  if (*gzipped && size >= 18 && ::pread(fd, tail, 4, off_t(size - 4)) == 4)
-    return gzipSizeHint(size, uint32_t(tail[0]) | (uint32_t(tail[1]) << 8) | (uint32_t(tail[2]) << 16) |
-                                  (uint32_t(tail[3]) << 24));
+  char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
+  *gzipped = ::pread(fd, head, 2, 0) == 2 && looksGzipped(std::string_view(head, 2));
+  if (*gzipped && size >= 18 && ::pread(fd, tail, 4, off_t(size - 4)) == 4) return gzipTrailerHint(size, tail);
   return size;
 }
 }  // namespace
@@ -69,12 +74,8 @@ TraceTextStream::TraceTextStream(const std::filesystem::path& path, std::string 
 TraceTextStream::TraceTextStream(std::string bytes, std::string name) : name_(std::move(name)), bytes_(std::move(bytes)) {
   source_bytes_ = bytes_.size();
   gzipped_ = looksGzipped(bytes_);
-  text_hint_ = source_bytes_;
-  if (gzipped_ && bytes_.size() >= 18) {
-    const auto* p = reinterpret_cast<const unsigned char*>(bytes_.data() + bytes_.size() - 4);
-    text_hint_ = gzipSizeHint(source_bytes_, uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) |
-                                                 (uint32_t(p[3]) << 24));
-  }
+  text_hint_ = gzipped_ && bytes_.size() >= 18 ? gzipTrailerHint(source_bytes_, bytes_.data() + bytes_.size() - 4)
+                                                : source_bytes_;
   start();
 }
 
