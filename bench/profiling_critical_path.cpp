@@ -27,9 +27,8 @@
 #include "profiling/analysis/CriticalPath.h"
 #include "profiling/analysis/CriticalPathGraph.h"
 #include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/analysis/RunStreaming.h"
-#include "profiling/trace/RunLoader.h"
+#include "profiling/trace/ChromeTraceImport.h"
 
 namespace {
 

@@ -37,13 +37,13 @@ struct RunAnalysis {
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options = {});
 
-// Earliest event of the run on the aligned axis (0 for an empty run).
-int64_t alignedBeginNs(const RunAnalysis& analysis);
-
 // The same from each rank's summary (by position in run.ranks, whose events
 // may have been dropped): what the streaming pass calls.
 RunAnalysis analyzeRunSummaries(const Run& run, std::vector<RankSummary> summaries,
                                 const RunAnalysisOptions& options = {});
+
+// Earliest event of the run on the aligned axis (0 for an empty run).
+int64_t alignedBeginNs(const RunAnalysis& analysis);
 
 // `analysis` (of `run`) on another clock alignment: keeps what does not
 // depend on it (each rank's collectives, their matching, the per-rank trace
