@@ -84,11 +84,9 @@ std::optional<AlignMethod> RunPanels::drawSummary(const Theme& th, TimelineView&
                       a.alignment.collectives_used);
   if (!a.alignment.note.empty()) ImGui::TextWrapped("%s", a.alignment.note.c_str());
   if (run_->eventsDropped()) {
-    size_t loaded = 0;
-    for (size_t p = 0; p < run.ranks.size(); ++p) loaded += run_->hasLanes(p) ? 1 : 0;
     ImGui::TextWrapped("Too large to hold whole: %s. The figures cover every rank; the timeline shows the %zu "
                        "rank(s) whose lanes you load (Ranks table, or click the strip). No critical path.",
-                       run_->dropped_reason.c_str(), loaded);
+                       run_->dropped_reason.c_str(), run_->lanes.size());
   }
   ImGui::Spacing();
   if (a.stragglers.empty()) {

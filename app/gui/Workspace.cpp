@@ -175,8 +175,8 @@ void Workspace::poll() {
     }
     // A rank's lanes newly loaded into the run shown: the view stays, on that
     // rank (not after a realignment, which keeps the same lanes).
-    const bool more_lanes = run_ && l.run && run_->run == l.run->run && !l.run->lanes_order.empty() &&
-                            (run_->lanes_order.empty() || run_->lanes_order.back() != l.run->lanes_order.back());
+    const bool more_lanes = run_ && l.run && run_->run == l.run->run && !l.run->lanes.empty() &&
+                            (run_->lanes.empty() || run_->lanes.back().rank_pos != l.run->lanes.back().rank_pos);
     const bool keep_range = more_lanes && trace_ && trace_->eventCount() > 0;
     const auto kept_axis = timeline_.axis();
     run_ = l.run;
@@ -189,7 +189,7 @@ void Workspace::poll() {
     timeline_.setCriticalPath(l.critical_path);
     run_panels_.setRun(run_, timeline_);
     if (keep_range) timeline_.showRange(kept_axis.start_ns, kept_axis.endNs());
-    if (more_lanes) timeline_.scrollToRank(run_->run->ranks[run_->lanes_order.back()].rank);
+    if (more_lanes) timeline_.scrollToRank(run_->run->ranks[run_->lanes.back().rank_pos].rank);
     if (!path_.empty()) settings_.addRecentFile(path_);
   }
 }
@@ -412,7 +412,7 @@ void Workspace::drawSidebar(const ui::Theme& th) {
   panelTitle(th, "Summary");
   if (run_ && run_->eventsDropped())
     ImGui::TextDisabled("Of the lanes loaded: %zu of %zu ranks (the Run panel covers every rank).",
-                        run_->lanes_order.size(), run_->run->ranks.size());
+                        run_->lanes.size(), run_->run->ranks.size());
   stats_.drawSummary(trace_.get(), analysis_.get(), th, timeline_, run_panels_.verdict());
   ImGui::PopStyleVar();
 }

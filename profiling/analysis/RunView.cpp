@@ -1,5 +1,7 @@
 #include "profiling/analysis/RunView.h"
 
+#include <algorithm>
+
 #include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TraceTextStream.h"
 
@@ -11,7 +13,7 @@ namespace {
 MergedRun mergeView(const RunView& v) {
   if (!v.eventsDropped()) return mergeRun(*v.run, v.analysis.alignment.offsets_ns);
   std::vector<const Trace*> traces(v.run->ranks.size(), nullptr);
-  for (size_t p = 0; p < v.lanes.size() && p < traces.size(); ++p) traces[p] = v.lanes[p].get();
+  for (const RunView::LoadedLanes& l : v.lanes) traces[l.rank_pos] = l.trace.get();
   return mergeRun(*v.run, traces, v.analysis.alignment.offsets_ns);
 }
 
@@ -23,7 +25,6 @@ RunView sameRanks(const RunView& view) {
   v.dropped_reason = view.dropped_reason;
   v.memory_bytes = view.memory_bytes;
   v.lanes = view.lanes;
-  v.lanes_order = view.lanes_order;
   return v;
 }
 
@@ -43,23 +44,24 @@ RunView openRunView(const std::vector<std::filesystem::path>& files, const RunSt
   v.analysis = std::move(streamed.analysis);
   v.dropped_reason = std::move(streamed.dropped_reason);
   v.memory_bytes = streamed.memory_bytes;
-  v.lanes.resize(v.eventsDropped() ? v.run->ranks.size() : 0);
   v.merged = mergeView(v);
   return v;
 }
 
 RunView withRankLanes(const RunView& view, size_t rank_pos, const ChromeImportOptions& import) {
-  if (!view.eventsDropped() || rank_pos >= view.lanes.size() || view.lanes[rank_pos]) return view;
+  auto loaded = [&](const RunView::LoadedLanes& l) { return l.rank_pos == rank_pos; };
+  if (!view.eventsDropped() || rank_pos >= view.run->ranks.size() ||
+      std::any_of(view.lanes.begin(), view.lanes.end(), loaded))
+    return view;
   RunView v = sameRanks(view);
   const RankTrace& rank = v.run->ranks[rank_pos];
   auto peak = [&](size_t p) { return importPeakEstimate(traceTextSizeHint(v.run->ranks[p].file)); };
   uint64_t held = peak(rank_pos);
-  for (size_t p : v.lanes_order) held += peak(p);
+  for (const RunView::LoadedLanes& l : v.lanes) held += peak(l.rank_pos);
   // The oldest lanes make room (the new rank's own always loads).
-  while (!v.lanes_order.empty() && held > streamingImportBudget(v.memory_bytes)) {
-    held -= peak(v.lanes_order.front());
-    v.lanes[v.lanes_order.front()].reset();
-    v.lanes_order.erase(v.lanes_order.begin());
+  while (!v.lanes.empty() && held > streamingImportBudget(v.memory_bytes)) {
+    held -= peak(v.lanes.front().rank_pos);
+    v.lanes.erase(v.lanes.begin());
   }
   auto trace = std::make_shared<const Trace>(importChromeTrace(rank.file, import));
   // The analysis points at events by index: the file must be the one summarised.
@@ -67,8 +69,7 @@ RunView withRankLanes(const RunView& view, size_t rank_pos, const ChromeImportOp
     throw TraceImportError(rank.file + ": changed since the run was opened (" + std::to_string(trace->eventCount()) +
                            " events, " + std::to_string(v.analysis.ranks[rank_pos].events) +
                            " then); open the run again");
-  v.lanes[rank_pos] = std::move(trace);
-  v.lanes_order.push_back(rank_pos);
+  v.lanes.push_back({rank_pos, std::move(trace)});
   v.merged = mergeView(v);
   return v;
 }

@@ -28,10 +28,13 @@ struct RunView {
   MergedRun merged;
   std::string dropped_reason;  // why the ranks' events were dropped; "" when the run is whole
   uint64_t memory_bytes = 0;   // the memory the run was allowed when it opened
-  // Runs whose events were dropped: the ranks loaded again for their lanes
-  // (by position; null: not loaded), oldest first in `lanes_order`.
-  std::vector<std::shared_ptr<const Trace>> lanes;
-  std::vector<size_t> lanes_order;
+  struct LoadedLanes {
+    size_t rank_pos = 0;
+    std::shared_ptr<const Trace> trace;  // that rank's file, read again
+  };
+  // Runs whose events were dropped: the ranks loaded again for their lanes,
+  // oldest first.
+  std::vector<LoadedLanes> lanes;
 
   bool eventsDropped() const { return !dropped_reason.empty(); }
   // Whether the merged trace holds rank position `rank_pos`'s events.
