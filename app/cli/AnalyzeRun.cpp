@@ -62,7 +62,7 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
   MergedRun merged;
   CriticalPathAnalysis path;
   std::string path_skipped;
-  if (streamed.events_kept) {
+  if (streamed.eventsKept()) {
     merged = mergeRun(run, analysis.alignment.offsets_ns);
     path = analyzeRunCriticalPath(analysis, merged);
   } else {

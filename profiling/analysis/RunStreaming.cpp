@@ -41,9 +41,9 @@ StreamedRun streamRun(const std::vector<fs::path>& files, const RunStreamOptions
   if (options.keep == KeepEvents::Required && !fits)
     throw RunLoadError("this needs every rank's events in memory, but " + too_large +
                        " (the window and `fuselab analyze` open runs this large)");
-  out.events_kept = options.keep == KeepEvents::Always || options.keep == KeepEvents::Required ||
+  const bool keep = options.keep == KeepEvents::Always || options.keep == KeepEvents::Required ||
                     (options.keep == KeepEvents::WhenTheyFit && fits);
-  if (!out.events_kept)
+  if (!keep)
     out.dropped_reason = options.keep == KeepEvents::Never
                              ? "each rank's events were dropped once summarised, as asked"
                              : too_large + ": each rank's events were dropped once summarised";
@@ -51,11 +51,11 @@ StreamedRun streamRun(const std::vector<fs::path>& files, const RunStreamOptions
   std::vector<std::optional<RankTrace>> ranks_read(n);
   std::vector<RankSummary> summaries_read(n);
   TraceFilesReadOptions reading = options.reading;
-  reading.memory_budget = out.events_kept ? UINT64_MAX : streamingImportBudget(out.memory_bytes);
+  reading.memory_budget = keep ? UINT64_MAX : streamingImportBudget(out.memory_bytes);
   const std::vector<std::string> errors = readTraceFiles(files, reading, [&](size_t i, Trace&& t) {
     RankTrace r = rankTraceOf(files[i], std::move(t), n);
     summaries_read[i] = summarizeRank(r, options.analysis.trace);
-    if (!out.events_kept) dropEvents(r);
+    if (!keep) dropEvents(r);
     ranks_read[i] = std::move(r);
   });
 

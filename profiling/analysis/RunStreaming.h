@@ -38,9 +38,10 @@ struct RunStreamOptions {
 struct StreamedRun {
   std::shared_ptr<const Run> run;  // each rank's events, or only its meta (RankTrace::events_dropped)
   RunAnalysis analysis;
-  bool events_kept = false;
   uint64_t memory_bytes = 0;   // the memory the run was allowed (UINT64_MAX: unknown)
   std::string dropped_reason;  // why the events were dropped ("" when kept)
+
+  bool eventsKept() const { return dropped_reason.empty(); }
 };
 
 // The memory the imports in flight may take: an eighth of what the run may

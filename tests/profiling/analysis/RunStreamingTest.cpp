@@ -38,7 +38,7 @@ TEST(RunStreaming, SummariesGiveTheAnalysisOfTheWholeRanks) {
     const RunAnalysis expected = analyzeRun(whole);
     ASSERT_FALSE(expected.collectives.empty());
     const StreamedRun streamed = streamRun(traceFilesIn(dir), dropping());
-    EXPECT_FALSE(streamed.events_kept);
+    EXPECT_FALSE(streamed.eventsKept());
     for (const RankTrace& r : streamed.run->ranks) {
       EXPECT_TRUE(r.events_dropped);
       EXPECT_EQ(r.trace.eventCount(), 0u);
@@ -53,13 +53,13 @@ TEST(RunStreaming, KeepsTheEventsOnlyWhenTheRunFits) {
   RunStreamOptions o;
   o.memory_bytes = uint64_t(1) << 40;
   const StreamedRun roomy = streamRun(files, o);
-  EXPECT_TRUE(roomy.events_kept);
+  EXPECT_TRUE(roomy.eventsKept());
   EXPECT_TRUE(roomy.dropped_reason.empty());
   EXPECT_GT(roomy.run->ranks[0].trace.eventCount(), 0u);
 
   o.memory_bytes = 100'000'000;  // less than two imports' estimate
   const StreamedRun tight = streamRun(files, o);
-  EXPECT_FALSE(tight.events_kept);
+  EXPECT_FALSE(tight.eventsKept());
   EXPECT_NE(tight.dropped_reason.find("100 MB available"), std::string::npos) << tight.dropped_reason;
   test::expectSameRunAnalysis(tight.analysis, roomy.analysis);
 
