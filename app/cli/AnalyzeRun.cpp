@@ -12,21 +12,19 @@
 #include "app/report/RunReport.h"
 #include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/analysis/RunStreaming.h"
-#include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TracePaths.h"
 
 namespace fuselab {
 
 namespace {
 
-// "rank files read: 12 of 128, 3.4 GB of 36 GB" on one terminal line,
-// redrawn every half second while `done` is not ready.
+// The rank files and bytes read so far on one terminal line, redrawn every
+// half second while `done` is not ready.
 void showProgress(const FilesReadProgress& p, std::future<StreamedRun>& done) {
   using namespace std::chrono_literals;
   bool shown = false;
   while (done.wait_for(500ms) != std::future_status::ready) {
-    std::fprintf(stderr, "\rfuselab analyze: rank files read: %zu of %zu, %s of %s   ", p.filesDone(), p.fileCount(),
-                 formatBytes(p.bytesDone()).c_str(), formatBytes(p.bytesTotal()).c_str());
+    std::fprintf(stderr, "\rfuselab analyze: rank %s   ", p.text().c_str());
     shown = true;
   }
   if (shown) std::fputs("\n", stderr);

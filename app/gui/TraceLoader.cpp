@@ -178,8 +178,7 @@ std::optional<double> TraceLoader::progress() const {
 
 std::string TraceLoader::progressDetail() const {
   if (!running_.valid() || !running_run_progress_ || running_run_progress_->fileCount() == 0) return {};
-  return "rank files read: " + std::to_string(running_run_progress_->filesDone()) + " of " +
-         std::to_string(running_run_progress_->fileCount());
+  return "rank " + running_run_progress_->text();
 }
 
 void TraceLoader::cancel() {

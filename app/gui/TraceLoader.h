@@ -63,7 +63,7 @@ class TraceLoader {
   // Share of the running job's file(s) read so far (0 to 1); nullopt when it
   // reads no file (an analysis) or has not started reading.
   std::optional<double> progress() const;
-  // For a run: "rank files read: 3 of 16"; "" otherwise.
+  // For a run: "rank files read: 3 of 16, 1.2 GB of 6.3 GB"; "" otherwise.
   std::string progressDetail() const;
   // Stops the running job and drops the waiting one. The running job's
   // outcome is LoadOutcome::cancelled even if it finished meanwhile: what the

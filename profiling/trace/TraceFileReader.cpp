@@ -19,6 +19,11 @@ uint64_t FilesReadProgress::bytesDone() const {
   return done;
 }
 
+std::string FilesReadProgress::text() const {
+  return "files read: " + std::to_string(filesDone()) + " of " + std::to_string(fileCount()) + ", " +
+         formatBytes(bytesDone()) + " of " + formatBytes(bytesTotal());
+}
+
 void FilesReadProgress::cancel() {
   cancel_.store(true);
   for (size_t i = 0, n = fileCount(); i < n; ++i) files_[i].cancel.store(true);

@@ -22,6 +22,8 @@ class FilesReadProgress {
   size_t filesDone() const { return files_done_.load(); }
   uint64_t bytesTotal() const { return bytes_total_.load(); }
   uint64_t bytesDone() const;  // of the files (compressed for gzip)
+  // "files read: 12 of 128, 3.4 GB of 36 GB"
+  std::string text() const;
   // Stops the reading: readTraceFiles throws TraceImportCancelled.
   void cancel();
   bool cancelled() const { return cancel_.load(); }

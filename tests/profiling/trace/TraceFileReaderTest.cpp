@@ -86,6 +86,7 @@ TEST(TraceFileReader, ProgressCountsFilesAndBytes) {
   for (const fs::path& f : files) bytes += fs::file_size(f);
   EXPECT_EQ(progress.bytesTotal(), bytes);
   EXPECT_EQ(progress.bytesDone(), bytes);
+  EXPECT_TRUE(progress.text().starts_with("files read: 3 of 3, ")) << progress.text();
 }
 
 TEST(TraceFileReader, CancelStopsIt) {
