@@ -228,7 +228,7 @@ void Writer::otherFlows() {
 
 std::string Writer::run() {
   chooseBase();
-  out_.reserve(t_.eventCount() * 160 + (t_.args_text ? t_.args_text->size() : 0) / 2 + 4096);
+  out_.reserve(t_.eventCount() * 160 + t_.argsBytes() / 2 + 4096);
   out_ += "{\n  \"schemaVersion\": ";
   out_ += std::to_string(t_.meta.schema_version);
   out_ += ",\n  \"deviceProperties\": [";

@@ -26,13 +26,36 @@ std::vector<uint32_t> stringIds(const StringTable& from, StringTable& into) {
   return ids;
 }
 
+// Where a rank's args texts sit among the merged trace's shared ones: its
+// own text, then each it shares, as one offset shift per text.
+struct ArgsShift {
+  std::vector<uint64_t> shift;  // [0]: its own text; [k + 1]: its shared_args[k]
+  ArgsRef operator()(ArgsRef r) const {
+    if (r.length == 0) return {};
+    const uint64_t text = r.offset / Trace::kSharedArgsStride;
+    return text < shift.size() ? ArgsRef{r.offset + shift[text], r.length} : ArgsRef{};
+  }
+};
+
+// Shares src's args texts into `into` (none is copied).
+ArgsShift shareArgs(const Trace& src, Trace& into) {
+  ArgsShift s;
+  auto share = [&](std::shared_ptr<const std::string> text, uint64_t was_at) {
+    into.shared_args.push_back(std::move(text));
+    s.shift.push_back(Trace::kSharedArgsStride * into.shared_args.size() - was_at);
+  };
+  share(src.args_text, 0);
+  for (size_t k = 0; k < src.shared_args.size(); ++k) share(src.shared_args[k], Trace::kSharedArgsStride * (k + 1));
+  return s;
+}
+
 // One rank's track into its own track of the merged trace.
 struct TrackCopy {
   const std::vector<uint32_t>* ids;  // the rank's string ids in the merged trace
   const Track* src;
   uint32_t dst_index;
   int64_t offset;
-  uint64_t args_shift;
+  const ArgsShift* args;
   size_t rank_pos;
 };
 
@@ -50,7 +73,7 @@ void copyTrack(const TrackCopy& c, Trace& into) {
     e.category = src.category[i];
     e.correlation = rankId(src.correlation[i], c.rank_pos);
     e.external_id = rankId(src.external_id[i], c.rank_pos);
-    e.args = src.args[i].length ? ArgsRef{src.args[i].offset + c.args_shift, src.args[i].length} : ArgsRef{};
+    e.args = (*c.args)(src.args[i]);
     into.append(c.dst_index, e);
   }
 }
@@ -70,17 +93,10 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
   out.meta.warnings = run.warnings;
   m.track_of.resize(run.ranks.size());
   std::vector<std::vector<uint32_t>> rank_ids(run.ranks.size());
+  std::vector<ArgsShift> rank_args(run.ranks.size());
   std::vector<TrackCopy> copies;
   std::vector<uint8_t> dst_taken;
   bool distinct = true;  // every track copied into a track of its own: the copies can run side by side
-  size_t args_bytes = 0;  // reserved at once: growing by appends copied the text over and over
-  size_t sources = 0;
-  for (const Trace* t : traces)
-    if (t) args_bytes += t->args_text->size(), ++sources;
-  // One rank alone (the lanes of a run too large to hold): its args text is
-  // shared, not copied (offsets into it stay as they are).
-  const bool share_args = sources == 1;
-  if (!share_args) out.args_text->reserve(out.args_text->size() + args_bytes);
   // A rank's meta stays when its events are dropped.
   if (!run.ranks.empty()) out.meta.base_time_ns = run.ranks[0].trace.meta.base_time_ns + offsets_ns[0];
   for (size_t p = 0; p < run.ranks.size(); ++p) {
@@ -88,10 +104,8 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
     const RankTrace& r = run.ranks[p];
     const Trace& src = *traces[p];
     const int64_t offset = offsets_ns[p];
-    const uint64_t args_shift = share_args ? 0 : out.args_text->size();
     const std::vector<uint32_t>& ids = rank_ids[p] = stringIds(src.strings, out.strings);
-    if (share_args) out.args_text = src.args_text;
-    else out.args_text->append(*src.args_text);
+    const ArgsShift& args = rank_args[p] = shareArgs(src, out);
     for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
     for (const Track& t : src.tracks) {
       const std::string pid = pidToken(t, src.strings.get(t.pid_id), r.rank);
@@ -105,7 +119,7 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
       dst.device = t.device;
       dst.stream = t.stream;
       dst.rank = r.rank;
-      copies.push_back({&ids, &t, ti, offset, args_shift, p});
+      copies.push_back({&ids, &t, ti, offset, &args, p});
       if (dst_taken.size() <= ti) dst_taken.resize(ti + 1, 0);
       distinct = distinct && !std::exchange(dst_taken[ti], uint8_t(1));
     }

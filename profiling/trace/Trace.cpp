@@ -121,7 +121,21 @@ ArgsRef Trace::addArgs(std::string_view json_object) {
 
 std::string_view Trace::argsJson(ArgsRef r) const {
   if (r.length == 0) return {};
-  return std::string_view(*args_text).substr(r.offset, r.length);
+  const std::string* text = args_text.get();
+  uint64_t offset = r.offset;
+  if (offset >= kSharedArgsStride) {
+    const uint64_t k = offset / kSharedArgsStride - 1;
+    text = k < shared_args.size() ? shared_args[k].get() : nullptr;
+    offset %= kSharedArgsStride;
+  }
+  if (!text || offset + r.length > text->size()) return {};
+  return std::string_view(*text).substr(offset, r.length);
+}
+
+uint64_t Trace::argsBytes() const {
+  uint64_t n = args_text ? args_text->size() : 0;
+  for (const auto& text : shared_args) n += text ? text->size() : 0;
+  return n;
 }
 
 namespace {
@@ -129,16 +143,17 @@ namespace {
 // Parents before children: earlier start first, longer first on ties, else
 // as appended. Events listed out of order sort as (start, index) pairs side
 // by side, which stay in cache where looking through the columns did not; a
-// track already in order is not sorted.
+// track already in order is not sorted (empty: the order as it is).
 std::vector<uint32_t> eventOrder(const Track& t) {
   auto before = [&](uint32_t a, uint32_t b) {
     if (t.start_ns[a] != t.start_ns[b]) return t.start_ns[a] < t.start_ns[b];
     if (t.dur_ns[a] != t.dur_ns[b]) return t.dur_ns[a] > t.dur_ns[b];
     return a < b;
   };
+  bool in_order = true;
+  for (uint32_t i = 1; i < t.size() && in_order; ++i) in_order = !before(i, i - 1);
+  if (in_order) return {};
   std::vector<uint32_t> order(t.size());
-  std::iota(order.begin(), order.end(), 0u);
-  if (std::is_sorted(order.begin(), order.end(), before)) return order;
   struct Key {
     int64_t start;
     uint32_t index;
@@ -168,6 +183,7 @@ void Trace::finalize() {
   parallelFor(tracks.size(), [&](size_t ti) {
     Track& t = tracks[ti];
     std::vector<uint32_t> order = eventOrder(t);
+    if (order.empty()) return;  // in order already: flows keep their indices
     new_index[ti].resize(order.size());
     for (uint32_t pos = 0; pos < order.size(); ++pos) new_index[ti][order[pos]] = pos;
     permute(t.category, order);
@@ -186,13 +202,14 @@ void Trace::finalize() {
   std::future<void> links = std::async(std::launch::async, [this] { buildLaunchLinks(); });
   parallelFor(tracks.size(), [&](size_t ti) {
     Track& t = tracks[ti];
-    const std::vector<uint32_t> order = std::move(orders[ti]);
-    permute(t.start_ns, order);
-    permute(t.dur_ns, order);
-    permute(t.name_id, order);
-    permute(t.cat_id, order);
-    permute(t.external_id, order);
-    permute(t.args, order);
+    if (const std::vector<uint32_t> order = std::move(orders[ti]); !order.empty()) {
+      permute(t.start_ns, order);
+      permute(t.dur_ns, order);
+      permute(t.name_id, order);
+      permute(t.cat_id, order);
+      permute(t.external_id, order);
+      permute(t.args, order);
+    }
 
     // Depth: an event nests in the open event that contains it; one that only
     // partly overlaps goes one row further down so nothing is hidden.

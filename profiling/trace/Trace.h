@@ -50,7 +50,7 @@ class StringTable {
   std::unordered_map<std::string_view, uint32_t> index_;  // views into strings_
 };
 
-// A span of JSON text (an "args" object) inside Trace::args_text. Parsed on
+// A span of JSON text (an "args" object) in Trace's args texts. Parsed on
 // demand (tooltips, export) so import need not materialise every argument.
 struct ArgsRef {
   uint64_t offset = 0;
@@ -158,8 +158,13 @@ class Trace {
   std::vector<Flow> flows;
   std::vector<RawEvent> raw_events;
   TraceMetadata meta;
-  // Backing text for ArgsRef. Shared so a trace copy need not duplicate it.
+  // Backing text for ArgsRef: the trace's own, at offsets from 0. Shared so
+  // a trace copy need not duplicate it.
   std::shared_ptr<std::string> args_text = std::make_shared<std::string>();
+  // Other traces' texts, referred to as they are (a merged run's ranks):
+  // shared_args[k] at offsets from kSharedArgsStride * (k + 1).
+  std::vector<std::shared_ptr<const std::string>> shared_args;
+  static constexpr uint64_t kSharedArgsStride = uint64_t(1) << 40;
 
   // Find or create the track for a (pid, tid) token pair.
   uint32_t trackFor(std::string_view pid_token, std::string_view tid_token);
@@ -180,7 +185,9 @@ class Trace {
 
   // Appends JSON object text to args_text and returns its reference.
   ArgsRef addArgs(std::string_view json_object);
+  // The text `r` refers to; empty when it lies outside the texts.
   std::string_view argsJson(ArgsRef r) const;
+  uint64_t argsBytes() const;  // of every text, own and shared
 
   // Sorts every track, assigns depths (overlaps get sub-rows, never dropped),
   // classifies tracks, and rebuilds launch links. Call after appending.

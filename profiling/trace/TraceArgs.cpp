@@ -13,9 +13,7 @@ std::string_view argsOf(const Trace& trace, EventRef e) {
   if (e.track >= trace.tracks.size()) return {};
   const Track& t = trace.tracks[e.track];
   if (e.index >= t.args.size()) return {};
-  ArgsRef r = t.args[e.index];
-  if (r.length == 0 || !trace.args_text || r.offset + r.length > trace.args_text->size()) return {};
-  return trace.argsJson(r);
+  return trace.argsJson(t.args[e.index]);
 }
 
 // simdjson needs readable padding after the text; args usually sit in the
