@@ -5,14 +5,42 @@
 
 namespace fuselab {
 
+namespace {
+
+uint64_t rangeOf(int64_t lo, int64_t hi) {
+  return hi >= lo ? static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1 : 0;
+}
+
+// Dense when the range costs at most a few slots per id (4 bytes each).
+bool isDense(uint64_t range, size_t count) { return range <= 4 * uint64_t(count) + 1024; }
+
+}  // namespace
+
+void CorrelationIndex::reset(const std::vector<IdSpan>& parts) {
+  IdSpan all;
+  bool each_dense = true;
+  for (const IdSpan& p : parts) {
+    if (p.count == 0) continue;
+    all.lo = std::min(all.lo, p.lo), all.hi = std::max(all.hi, p.hi), all.count += p.count;
+    each_dense = each_dense && isDense(rangeOf(p.lo, p.hi), p.count);
+  }
+  if (parts.size() < 2 || !each_dense || isDense(rangeOf(all.lo, all.hi), all.count))
+    return reset(all.lo, all.hi, all.count);
+  *this = CorrelationIndex{};
+  dense_mode_ = true;
+  dense_.resize(parts.size());
+  for (size_t k = 0; k < parts.size(); ++k)
+    if (parts[k].count) dense_[k] = {parts[k].lo, std::vector<uint32_t>(rangeOf(parts[k].lo, parts[k].hi), kNone)};
+}
+
 void CorrelationIndex::reset(int64_t lo, int64_t hi, size_t count) {
   *this = CorrelationIndex{};
   lo_ = lo;
-  // Dense when the range costs at most a few slots per id (4 bytes each).
-  const uint64_t range = hi >= lo ? static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1 : 0;
-  dense_mode_ = range > 0 && range <= 4 * uint64_t(count) + 1024;
+  const uint64_t range = rangeOf(lo, hi);
+  dense_mode_ = range > 0 && isDense(range, count);
   if (dense_mode_) {
-    dense_.assign(range, kNone);
+    dense_base_ = lo;
+    dense_.push_back({lo, std::vector<uint32_t>(range, kNone)});
     return;
   }
   if (count == 0) return;
@@ -44,7 +72,7 @@ void CorrelationIndex::grow() {
 
 uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
   if (dense_mode_) {
-    uint32_t& slot = dense_[static_cast<uint64_t>(id) - static_cast<uint64_t>(lo_)];
+    uint32_t& slot = *denseSlot(id);  // the id lies in the spans given to reset
     if (slot == kNone) slot = value;
     return slot;
   }

@@ -9,16 +9,22 @@ namespace fuselab {
 void Trace::buildLaunchLinks() {
   // Only those two columns are read: finalize sorts the others meanwhile.
   launches_.clear();
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  size_t linked = 0;
+  // The ids' spans part by part: a merged run's ranks are dense each.
+  constexpr size_t kMaxParts = 1 << 16;
+  std::vector<CorrelationIndex::IdSpan> parts;
+  CorrelationIndex::IdSpan all;
   for (const Track& t : tracks)
     for (size_t i = 0; i < t.correlation.size(); ++i)
-      if (t.correlation[i] >= 0 && (isLaunchCall(t.category[i]) || isGpuWork(t.category[i]))) {
-        lo = std::min(lo, t.correlation[i]);
-        hi = std::max(hi, t.correlation[i]);
-        ++linked;
+      if (const int64_t id = t.correlation[i]; id >= 0 && (isLaunchCall(t.category[i]) || isGpuWork(t.category[i]))) {
+        all.add(id);
+        if (const size_t part = static_cast<size_t>(id >> CorrelationIndex::kPartBits); part < kMaxParts) {
+          if (part >= parts.size()) parts.resize(part + 1);
+          parts[part].add(id);
+        }
       }
-  launch_index_.reset(lo, hi, linked);
+  const size_t linked = all.count;
+  if (all.hi >> CorrelationIndex::kPartBits < int64_t(kMaxParts)) launch_index_.reset(parts);
+  else launch_index_.reset(all.lo, all.hi, all.count);
   launches_.reserve(linked);  // at most one per id; address space only, no regrowth copies
   auto linkFor = [&](int64_t corr) -> LaunchLink& {
     const uint32_t at = launch_index_.findOrAdd(corr, static_cast<uint32_t>(launches_.size()));
