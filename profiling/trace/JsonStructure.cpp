@@ -4,7 +4,9 @@
 #include <bit>
 #include <cstring>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -36,7 +38,30 @@ BlockMasks masksOf(const char* block) {
   return {maskOf(v, _mm_set1_epi8('"')), maskOf(v, _mm_set1_epi8('\\')), maskOf(folded, _mm_set1_epi8('{')),
           maskOf(folded, _mm_set1_epi8('}')), maskOf(v, _mm_set1_epi8(','))};
 }
-#else
+#endif
+
+#if defined(__x86_64__)
+// The same 32 bytes at a time, where the CPU has AVX2 (half the compares).
+__attribute__((target("avx2"))) inline uint64_t maskOf2(const __m256i (&v)[2], __m256i want) {
+  const uint64_t lo = uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v[0], want)));
+  const uint64_t hi = uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v[1], want)));
+  return lo | hi << 32;
+}
+
+__attribute__((target("avx2"))) BlockMasks masksOfAvx2(const char* block) {
+  __m256i v[2], folded[2];
+  const __m256i case_bit = _mm256_set1_epi8(0x20);
+  for (int i = 0; i < 2; ++i) {
+    v[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * i));
+    folded[i] = _mm256_or_si256(v[i], case_bit);
+  }
+  return {maskOf2(v, _mm256_set1_epi8('"')), maskOf2(v, _mm256_set1_epi8('\\')),
+          maskOf2(folded, _mm256_set1_epi8('{')), maskOf2(folded, _mm256_set1_epi8('}')),
+          maskOf2(v, _mm256_set1_epi8(','))};
+}
+#endif
+
+#if !defined(__SSE2__)
 BlockMasks masksOf(const char* block) {
   BlockMasks m;
   for (int i = 0; i < 64; ++i) {
@@ -80,9 +105,10 @@ uint64_t escapedChars(uint64_t backslash, bool& carry) {
   return escaped;
 }
 
-}  // namespace
-
-CommaAtDepth shallowestComma(std::string_view text, size_t from, ScanState* resume) {
+// The scan, with the block masks of one instruction set (inlined into each
+// caller, so the AVX2 one is compiled for AVX2 throughout).
+template <BlockMasks (*Masks)(const char*)>
+[[gnu::always_inline]] inline CommaAtDepth scan(std::string_view text, size_t from, ScanState* resume) {
   CommaAtDepth best;
   ScanState st = resume ? *resume : ScanState{};
   bool escape_carry = st.escaped;
@@ -98,7 +124,7 @@ CommaAtDepth shallowestComma(std::string_view text, size_t from, ScanState* resu
       std::memcpy(tail, block, len);
       block = tail;
     }
-    const BlockMasks m = masksOf(block);
+    const BlockMasks m = Masks(block);
     const uint64_t quotes = m.quote & ~escapedChars(m.backslash, escape_carry);
     const uint64_t in_string = prefixXor(quotes) ^ in_string_carry;
     in_string_carry = uint64_t(0) - (in_string >> 63);
@@ -129,6 +155,26 @@ CommaAtDepth shallowestComma(std::string_view text, size_t from, ScanState* resu
   if (resume && text.size() >= st.offset && (text.size() - st.offset) % 64 == 0)
     *resume = {text.size(), in_string_carry, escape_carry, depth};
   return best;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) CommaAtDepth scanAvx2(std::string_view text, size_t from, ScanState* resume) {
+  return scan<masksOfAvx2>(text, from, resume);
+}
+#endif
+
+}  // namespace
+
+CommaAtDepth shallowestComma(std::string_view text, size_t from, ScanState* resume) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return scanAvx2(text, from, resume);
+#endif
+  return shallowestCommaBaseline(text, from, resume);
+}
+
+CommaAtDepth shallowestCommaBaseline(std::string_view text, size_t from, ScanState* resume) {
+  return scan<masksOf>(text, from, resume);
 }
 
 }  // namespace fuselab::chrome_import
