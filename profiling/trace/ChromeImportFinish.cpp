@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "profiling/trace/ChromeTraceImporter.h"
+#include "profiling/trace/ParallelFor.h"
 
 namespace fuselab::chrome_import {
 
@@ -54,14 +56,37 @@ void Importer::bindFlows(int64_t base) {
   std::vector<size_t> first_op_seen(links.size() + 1, 0);  // where each link's 'f' flags begin
   for (size_t l = 0; l < links.size(); ++l) first_op_seen[l + 1] = first_op_seen[l] + links[l].gpu_ops.size();
   std::vector<uint8_t> launch_seen(links.size(), 0), op_seen(first_op_seen.back(), 0);
-  auto isLaunchFlowEnd = [&](const FlowEnd& e, uint32_t track, int64_t ts) {
+  // Each end's thread, launch link and event, looked up side by side: in
+  // file order the lookups hop around the tracks when the events are not in
+  // time order (a shuffled trace spent 5% of its import here, on one thread).
+  struct Resolved {
+    uint32_t track = std::numeric_limits<uint32_t>::max();  // none: no such thread
+    const LaunchLink* link = nullptr;  // the launch its id names, for an "ac2g" end
+    std::optional<uint32_t> index;     // the event it binds to
+  };
+  std::vector<Resolved> resolved(flow_ends_.size());
+  constexpr size_t kChunk = 8192;
+  parallelFor((flow_ends_.size() + kChunk - 1) / kChunk, [&](size_t chunk) {
+    for (size_t k = chunk * kChunk; k < std::min(flow_ends_.size(), (chunk + 1) * kChunk); ++k) {
+      const FlowEnd& e = flow_ends_[k];
+      const auto track = track_by_tokens_.find((uint64_t(e.pid_id) << 32) | e.tid_id);
+      if (track == track_by_tokens_.end()) continue;
+      Resolved& r = resolved[k];
+      r.track = track->second;
+      if (ac2g && e.cat_id == *ac2g && e.name_is_ac2g && e.id <= uint64_t(std::numeric_limits<int64_t>::max()))
+        r.link = trace_.launchFor(static_cast<int64_t>(e.id));
+      const Track& t = trace_.tracks[r.track];
+      const int64_t ts = e.ts + base;
+      r.index = e.enclosing ? enclosingEvent(t, ts, longest[r.track]) : nextEvent(t, ts);
+    }
+  });
+  auto isLaunchFlowEnd = [&](const FlowEnd& e, const Resolved& r, int64_t ts) {
     // Launch -> GPU op flows are written by the exporter from the correlation
     // column: one 's' at the launch call's start, one 'f' ("bp":"e") at each
     // GPU op's start. Those are not stored as flows. Only one end per place
     // is the exporter's: a second identical one belongs to a stored flow.
-    if (!ac2g || e.cat_id != *ac2g || !e.name_is_ac2g || e.id > uint64_t(std::numeric_limits<int64_t>::max()))
-      return false;
-    const LaunchLink* link = trace_.launchFor(static_cast<int64_t>(e.id));
+    const LaunchLink* link = r.link;
+    const uint32_t track = r.track;
     if (!link || !link->launch || link->gpu_ops.empty()) return false;
     const size_t l = size_t(link - links.data());
     auto at = [&](EventRef r) { return r.track == track && trace_.tracks[r.track].start_ns[r.index] == ts; };
@@ -73,21 +98,16 @@ void Importer::bindFlows(int64_t base) {
       if (at(link->gpu_ops[k]) && firstAt(op_seen[first_op_seen[l] + k])) return true;
     return false;
   };
-  for (const FlowEnd& e : flow_ends_) {
-    int64_t ts = e.ts + base;
-    auto track = track_by_tokens_.find((uint64_t(e.pid_id) << 32) | e.tid_id);
-    if (track != track_by_tokens_.end() && isLaunchFlowEnd(e, track->second, ts)) continue;
-    std::optional<uint32_t> index;
-    if (track != track_by_tokens_.end()) {
-      const Track& t = trace_.tracks[track->second];
-      index = e.enclosing ? enclosingEvent(t, ts, longest[track->second]) : nextEvent(t, ts);
-    }
-    if (!index) {
+  for (size_t k = 0; k < flow_ends_.size(); ++k) {
+    const FlowEnd& e = flow_ends_[k];
+    const Resolved& r = resolved[k];
+    if (isLaunchFlowEnd(e, r, e.ts + base)) continue;
+    if (!r.index) {
       ++dangling;
       keepRaw(e);
       continue;
     }
-    EventRef ref{track->second, *index};
+    EventRef ref{r.track, *r.index};
     auto& lists = by_key[{e.cat_id, e.id}];
     (e.phase == 's' ? lists.first : lists.second).push_back(Bound{&e, ref});
   }
