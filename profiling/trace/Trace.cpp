@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "profiling/trace/ParallelFor.h"
+#include "profiling/trace/ParallelSort.h"
 
 namespace fuselab {
 
@@ -160,7 +161,7 @@ std::vector<uint32_t> eventOrder(const Track& t) {
   };
   std::vector<Key> keys(t.size());
   for (uint32_t i = 0; i < keys.size(); ++i) keys[i] = {t.start_ns[i], i};
-  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+  parallelSort(keys, [&](const Key& a, const Key& b) {
     return a.start != b.start ? a.start < b.start : before(a.index, b.index);
   });
   for (size_t i = 0; i < keys.size(); ++i) order[i] = keys[i].index;
@@ -200,16 +201,24 @@ void Trace::finalize() {
   // The launch links need only those two columns: they are built on a
   // second thread while the other columns are put in order.
   std::future<void> links = std::async(std::launch::async, [this] { buildLaunchLinks(); });
+  // Each column of each track on its own core (a trace has few large tracks).
+  constexpr size_t kColumns = 6;
+  parallelFor(tracks.size() * kColumns, [&](size_t k) {
+    Track& t = tracks[k / kColumns];
+    const std::vector<uint32_t>& order = orders[k / kColumns];
+    if (order.empty()) return;
+    switch (k % kColumns) {
+      case 0: permute(t.start_ns, order); break;
+      case 1: permute(t.dur_ns, order); break;
+      case 2: permute(t.name_id, order); break;
+      case 3: permute(t.cat_id, order); break;
+      case 4: permute(t.external_id, order); break;
+      default: permute(t.args, order); break;
+    }
+  });
+  orders = {};
   parallelFor(tracks.size(), [&](size_t ti) {
     Track& t = tracks[ti];
-    if (const std::vector<uint32_t> order = std::move(orders[ti]); !order.empty()) {
-      permute(t.start_ns, order);
-      permute(t.dur_ns, order);
-      permute(t.name_id, order);
-      permute(t.cat_id, order);
-      permute(t.external_id, order);
-      permute(t.args, order);
-    }
 
     // Depth: an event nests in the open event that contains it; one that only
     // partly overlaps goes one row further down so nothing is hidden.
