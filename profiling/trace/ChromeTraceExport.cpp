@@ -140,9 +140,9 @@ void Writer::events() {
       time(tr.start_ns[i]);
       out_ += ", \"dur\": ";
       appendMicroseconds(out_, tr.dur_ns[i]);
-      if (tr.args[i].length > 0) {
+      if (const std::string_view args = t_.argsJson(tr.args[i]); !args.empty()) {
         out_ += ", \"args\": ";
-        out_ += t_.argsJson(tr.args[i]);
+        out_ += args;
       } else {
         // No source args (live capture): write what the columns hold.
         std::string fields;

@@ -1,5 +1,7 @@
 #include "profiling/trace/RunMerge.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -9,8 +11,12 @@ namespace fuselab {
 
 namespace {
 
-// Keeps ids of different ranks apart (ids in Kineto files stay far below 2^40).
-int64_t rankId(int64_t id, size_t rank_pos) { return id < 0 ? id : id + (int64_t(rank_pos + 1) << 40); }
+// Keeps ids of different ranks apart (ids in Kineto files stay far below
+// 2^40). SIZE_MAX: one rank alone, whose ids stay as they are.
+constexpr size_t kAlone = SIZE_MAX;
+int64_t rankId(int64_t id, size_t rank_pos) {
+  return id < 0 || rank_pos == kAlone ? id : id + (int64_t(rank_pos + 1) << 40);
+}
 
 // Numeric pids stay numeric (so CPU threads stay CPU threads) and sort by rank.
 std::string pidToken(const Track& t, std::string_view token, int rank) {
@@ -56,7 +62,7 @@ struct TrackCopy {
   uint32_t dst_index;
   int64_t offset;
   const ArgsShift* args;
-  size_t rank_pos;
+  size_t id_part;  // rankId's rank_pos
 };
 
 void copyTrack(const TrackCopy& c, Trace& into) {
@@ -71,8 +77,8 @@ void copyTrack(const TrackCopy& c, Trace& into) {
     e.name_id = ids[src.name_id[i]];
     e.cat_id = ids[src.cat_id[i]];
     e.category = src.category[i];
-    e.correlation = rankId(src.correlation[i], c.rank_pos);
-    e.external_id = rankId(src.external_id[i], c.rank_pos);
+    e.correlation = rankId(src.correlation[i], c.id_part);
+    e.external_id = rankId(src.external_id[i], c.id_part);
     e.args = (*c.args)(src.args[i]);
     into.append(c.dst_index, e);
   }
@@ -97,6 +103,10 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
   std::vector<TrackCopy> copies;
   std::vector<uint8_t> dst_taken;
   bool distinct = true;  // every track copied into a track of its own: the copies can run side by side
+  // One rank alone (a rank's lanes, loaded again) keeps its ids, so its
+  // launch links are taken over rather than rebuilt.
+  const size_t sources = size_t(std::count_if(traces.begin(), traces.end(), [](const Trace* t) { return t; }));
+  std::optional<size_t> alone;
   // A rank's meta stays when its events are dropped.
   if (!run.ranks.empty()) out.meta.base_time_ns = run.ranks[0].trace.meta.base_time_ns + offsets_ns[0];
   for (size_t p = 0; p < run.ranks.size(); ++p) {
@@ -104,6 +114,8 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
     const RankTrace& r = run.ranks[p];
     const Trace& src = *traces[p];
     const int64_t offset = offsets_ns[p];
+    if (sources == 1) alone = p;
+    const size_t id_part = sources == 1 ? kAlone : p;
     const std::vector<uint32_t>& ids = rank_ids[p] = stringIds(src.strings, out.strings);
     const ArgsShift& args = rank_args[p] = shareArgs(src, out);
     for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
@@ -119,13 +131,13 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
       dst.device = t.device;
       dst.stream = t.stream;
       dst.rank = r.rank;
-      copies.push_back({&ids, &t, ti, offset, &args, p});
+      copies.push_back({&ids, &t, ti, offset, &args, id_part});
       if (dst_taken.size() <= ti) dst_taken.resize(ti + 1, 0);
       distinct = distinct && !std::exchange(dst_taken[ti], uint8_t(1));
     }
     for (const Flow& f : src.flows) {
       Flow g = f;
-      g.id = static_cast<uint64_t>(rankId(static_cast<int64_t>(f.id), p));
+      g.id = static_cast<uint64_t>(rankId(static_cast<int64_t>(f.id), id_part));
       g.cat_id = ids[f.cat_id];
       g.name_id = ids[f.name_id];
       g.from.track = m.track_of[p][f.from.track];
@@ -142,7 +154,8 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
   } else {
     for (const TrackCopy& c : copies) copyTrack(c, out);
   }
-  out.finalize();
+  if (alone && distinct) out.finalizeCopyOf(*traces[*alone], m.track_of[*alone]);
+  else out.finalize();
   return m;
 }
 

@@ -2,7 +2,7 @@
 // screenshots and compare: each rank's tracks are copied with the rank's
 // clock offset added, Track::rank set and the process named "rank N".
 // Correlation and external ids are made unique per rank so launch links stay
-// within a rank. Event indices within a track are unchanged. The ranks'
+// within a rank (one rank merged alone keeps its ids and its launch links). Event indices within a track are unchanged. The ranks'
 // args texts are shared (Trace::shared_args), not copied.
 #pragma once
 

@@ -178,6 +178,17 @@ void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
 }  // namespace
 
 void Trace::finalize() {
+  finalizeWith([this](bool) { buildLaunchLinks(); });
+}
+
+void Trace::finalizeCopyOf(const Trace& src, const std::vector<uint32_t>& track_of) {
+  finalizeWith([&](bool reordered) {
+    if (reordered) buildLaunchLinks();
+    else copyLaunchLinks(src, track_of);
+  });
+}
+
+void Trace::finalizeWith(const std::function<void(bool reordered)>& make_links) {
   // Tracks are independent: each is put in order on its own core (a merged
   // run has hundreds).
   std::vector<std::vector<uint32_t>> new_index(tracks.size()), orders(tracks.size());
@@ -200,7 +211,8 @@ void Trace::finalize() {
   new_index = {};
   // The launch links need only those two columns: they are built on a
   // second thread while the other columns are put in order.
-  std::future<void> links = std::async(std::launch::async, [this] { buildLaunchLinks(); });
+  const bool reordered = std::any_of(orders.begin(), orders.end(), [](const auto& o) { return !o.empty(); });
+  std::future<void> links = std::async(std::launch::async, [&] { make_links(reordered); });
   // Each column of each track on its own core (a trace has few large tracks).
   constexpr size_t kColumns = 6;
   parallelFor(tracks.size() * kColumns, [&](size_t k) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -193,6 +194,11 @@ class Trace {
   // classifies tracks, and rebuilds launch links. Call after appending.
   // Flow endpoints given as provisional indices are remapped.
   void finalize();
+  // The same for a trace whose tracks copy `src`'s in order (track_of: src's
+  // track -> track here) with the same correlation ids (a merge of one rank):
+  // src's launch links are taken over instead of rebuilt, unless a track had
+  // to be put in order.
+  void finalizeCopyOf(const Trace& src, const std::vector<uint32_t>& track_of);
 
   // After finalize():
   const std::vector<LaunchLink>& launches() const { return launches_; }
@@ -209,7 +215,11 @@ class Trace {
   size_t nonEmptyTrackCount() const;
 
  private:
+  // Orders the tracks and sets depths and kinds; the launch links are made
+  // by `links` meanwhile, told whether any track was reordered.
+  void finalizeWith(const std::function<void(bool reordered)>& links);
   void buildLaunchLinks();  // part of finalize() (TraceLaunchLinks.cpp)
+  void copyLaunchLinks(const Trace& src, const std::vector<uint32_t>& track_of);
   std::vector<LaunchLink> launches_;
   CorrelationIndex launch_index_;
   std::unordered_map<uint64_t, uint32_t> track_index_;  // (pid_id, tid_id) -> track

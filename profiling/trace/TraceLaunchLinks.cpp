@@ -1,5 +1,6 @@
 // Trace::buildLaunchLinks (Trace.h): launch call -> GPU ops, from the
-// correlation and category columns of the sorted tracks.
+// correlation and category columns of the sorted tracks; copyLaunchLinks:
+// another trace's, for tracks copied from it.
 #include <algorithm>
 
 #include "profiling/trace/Trace.h"
@@ -44,6 +45,15 @@ void Trace::buildLaunchLinks() {
     }
   }
   launch_index_.freeze();
+}
+
+void Trace::copyLaunchLinks(const Trace& src, const std::vector<uint32_t>& track_of) {
+  launches_ = src.launches_;
+  for (LaunchLink& l : launches_) {
+    if (l.launch) l.launch->track = track_of[l.launch->track];
+    for (EventRef& op : l.gpu_ops) op.track = track_of[op.track];
+  }
+  launch_index_ = src.launch_index_;  // the same ids at the same places
 }
 
 }  // namespace fuselab

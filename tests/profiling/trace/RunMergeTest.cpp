@@ -53,5 +53,32 @@ TEST(RunMerge, TheHtaFixtureKeepsEveryEventAndArgument) {
     EXPECT_EQ(m.trace.argsJson(dst.args[i]), run.ranks[1].trace.argsJson(src.args[i]));
 }
 
+// One rank alone (its lanes, loaded again) keeps its ids and takes its launch
+// links over: the same links a rebuild finds, at the merged tracks.
+TEST(RunMerge, OneRankAloneKeepsItsIdsAndLaunchLinks) {
+  const fuselab::Run run = loadRun(traceFilesIn(test::multirankFixtureDir()));
+  const Trace& src = run.ranks[1].trace;
+  const MergedRun m = mergeRun(run, {nullptr, &src}, {0, 123});
+  ASSERT_FALSE(src.launches().empty());
+  ASSERT_EQ(m.trace.launches().size(), src.launches().size());
+  for (const LaunchLink& l : src.launches()) {
+    const LaunchLink* got = m.trace.launchFor(l.correlation);
+    ASSERT_NE(got, nullptr) << "correlation " << l.correlation;
+    ASSERT_EQ(got->launch.has_value(), l.launch.has_value());
+    if (l.launch) EXPECT_EQ(*got->launch, m.toMerged(1, *l.launch));
+    ASSERT_EQ(got->gpu_ops.size(), l.gpu_ops.size());
+    for (size_t k = 0; k < l.gpu_ops.size(); ++k) EXPECT_EQ(got->gpu_ops[k], m.toMerged(1, l.gpu_ops[k]));
+  }
+  Trace rebuilt = m.trace;
+  rebuilt.finalize();
+  ASSERT_EQ(rebuilt.launches().size(), m.trace.launches().size());
+  for (const LaunchLink& l : rebuilt.launches()) {
+    const LaunchLink* got = m.trace.launchFor(l.correlation);
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->launch, l.launch);
+    EXPECT_EQ(got->gpu_ops, l.gpu_ops);
+  }
+}
+
 }  // namespace
 }  // namespace fuselab
