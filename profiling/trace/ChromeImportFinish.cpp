@@ -80,13 +80,13 @@ void Importer::bindFlows(int64_t base) {
       r.index = e.enclosing ? enclosingEvent(t, ts, longest[r.track]) : nextEvent(t, ts);
     }
   });
-  auto isLaunchFlowEnd = [&](const FlowEnd& e, const Resolved& r, int64_t ts) {
+  auto isLaunchFlowEnd = [&](const FlowEnd& e, const Resolved& found, int64_t ts) {
     // Launch -> GPU op flows are written by the exporter from the correlation
     // column: one 's' at the launch call's start, one 'f' ("bp":"e") at each
     // GPU op's start. Those are not stored as flows. Only one end per place
     // is the exporter's: a second identical one belongs to a stored flow.
-    const LaunchLink* link = r.link;
-    const uint32_t track = r.track;
+    const LaunchLink* link = found.link;
+    const uint32_t track = found.track;
     if (!link || !link->launch || link->gpu_ops.empty()) return false;
     const size_t l = size_t(link - links.data());
     auto at = [&](EventRef r) { return r.track == track && trace_.tracks[r.track].start_ns[r.index] == ts; };

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <future>
-#include <numeric>
 #include <sstream>
 #include <tuple>
 
