@@ -9,9 +9,13 @@
 // - Run16: 16 ranks tiled from rank 0 of the HTA NCCL fixture, each with its
 //   own rank and a clock a little off: `fuselab analyze DIR`'s work without
 //   the path (the streaming pass: each rank read and summarised, then the
-//   run's analysis) and with it (then the merge and the path), each first
-//   in every other iteration; share as above; the path alone (no merge); and its parts one after another:
-//   merge, collective dependencies, graph, one schedule.
+//   run's analysis) and with it (the same pass also building each rank's
+//   part of the graph, then the merge with the parts joined beside it and
+//   the path: mergeRunWithPath), each first in every other iteration; share
+//   as above; merge_and_path_ms: mergeRunWithPath alone; and its parts one
+//   after another: merge, collective dependencies, the parts joined, one
+//   schedule; and, for comparison, the graph built over the merged trace
+//   instead.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -19,6 +23,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 
 #include "bench/TiledRun.h"
 #include "bench/TiledTrace.h"
@@ -96,8 +101,10 @@ BENCHMARK(Trace1M)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 void Run16(benchmark::State& state) {
   const std::vector<fs::path> files = bench::writeTiledRun(tempDir().path, 16);
-  double without_s = 0, with_s = 0, path_s = 0, merge_s = 0, deps_s = 0, graph_s = 0, schedule_s = 0;
+  double without_s = 0, with_s = 0, path_s = 0, merge_s = 0, deps_s = 0, join_s = 0, schedule_s = 0, graph_s = 0;
   size_t events = 0, collectives = 0;
+  RunStreamOptions withParts;
+  withParts.critical_path_parts = true;
   bool with_first = false;
   for (auto _ : state) {
     // `fuselab analyze DIR` before the path (the streaming pass) and with it
@@ -111,49 +118,56 @@ void Run16(benchmark::State& state) {
     };
     auto analyzeWith = [&] {
       const auto t0 = Clock::now();
-      const StreamedRun streamed = streamRun(files);
-      const MergedRun merged = mergeRun(*streamed.run, streamed.analysis.alignment.offsets_ns);
-      benchmark::DoNotOptimize(analyzeRunCriticalPath(streamed.analysis, merged).steps.size());
+      const StreamedRun streamed = streamRun(files, withParts);
+      benchmark::DoNotOptimize(
+          mergeRunWithPath(*streamed.run, streamed.analysis, streamed.path_parts).path.steps.size());
       with = seconds(t0, Clock::now());
     };
     if (with_first) analyzeWith(), analyzeWithout();
     else analyzeWithout(), analyzeWith();
     with_first = !with_first;
     without_s += without, with_s += with;
-    const StreamedRun streamed = streamRun(files);
+    const StreamedRun streamed = streamRun(files, withParts);
     const Run& run = *streamed.run;
     const RunAnalysis& a = streamed.analysis;
-    const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
     const auto t2 = Clock::now();
-    const CriticalPathAnalysis cp = analyzeRunCriticalPath(a, merged);
+    const MergedRunPath cp = mergeRunWithPath(run, a, streamed.path_parts);
     const auto t3 = Clock::now();
     // The path's parts, one after another: the merge, the collectives'
-    // dependencies, the graph, one schedule of it (the what-ifs run more).
+    // dependencies, the parts joined, one schedule of it (the what-ifs run
+    // more); then the graph built over the merged trace instead.
     const MergedRun again = mergeRun(run, a.alignment.offsets_ns);
     const auto t4 = Clock::now();
     const std::vector<CollectiveDependency> deps = collectiveDependencies(a, again);
     const auto t5 = Clock::now();
-    const CriticalPathGraph graph(again.trace, deps);
+    std::vector<const CriticalPathGraph*> parts;
+    for (const auto& p : streamed.path_parts) parts.push_back(p.get());
+    const std::optional<CriticalPathGraph> graph =
+        CriticalPathGraph::join(parts, again.track_of, a.alignment.offsets_ns, again.trace.tracks.size(), deps);
     const auto t6 = Clock::now();
     std::vector<int64_t> times;
-    graph.schedule({}, times);
+    graph->schedule({}, times);
     const auto t7 = Clock::now();
-    merge_s += seconds(t3, t4), deps_s += seconds(t4, t5), graph_s += seconds(t5, t6), schedule_s += seconds(t6, t7);
+    benchmark::DoNotOptimize(CriticalPathGraph(again.trace, deps).nodeCount());
+    const auto t8 = Clock::now();
+    merge_s += seconds(t3, t4), deps_s += seconds(t4, t5), join_s += seconds(t5, t6), schedule_s += seconds(t6, t7);
+    graph_s += seconds(t7, t8);
     path_s += seconds(t2, t3);
-    events = merged.trace.eventCount();
+    events = cp.merged.trace.eventCount();
     collectives = a.collectives.size();
-    benchmark::DoNotOptimize(cp.steps.size());
+    benchmark::DoNotOptimize(cp.path.steps.size());
   }
   const double n = static_cast<double>(state.iterations());
   state.counters["events"] = static_cast<double>(events);
   state.counters["collectives"] = static_cast<double>(collectives);
   state.counters["analyze_ms"] = without_s / n * 1e3;
   state.counters["analyze_with_path_ms"] = with_s / n * 1e3;
-  state.counters["critical_path_alone_ms"] = path_s / n * 1e3;
+  state.counters["merge_and_path_ms"] = path_s / n * 1e3;
   state.counters["merge_ms"] = merge_s / n * 1e3;
   state.counters["dependencies_ms"] = deps_s / n * 1e3;
-  state.counters["graph_ms"] = graph_s / n * 1e3;
+  state.counters["join_ms"] = join_s / n * 1e3;
   state.counters["schedule_ms"] = schedule_s / n * 1e3;
+  state.counters["graph_over_merged_ms"] = graph_s / n * 1e3;
   state.counters["share"] = with_s / without_s - 1;
 }
 BENCHMARK(Run16)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(6);

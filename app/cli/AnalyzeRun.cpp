@@ -42,6 +42,7 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
     std::vector<std::filesystem::path> given(paths.begin(), paths.end());
     RunStreamOptions stream;
     stream.analysis = options;
+    stream.critical_path_parts = true;
     FilesReadProgress progress;
     stream.reading.progress = &progress;
     auto files = expandRunPaths(given);
@@ -61,8 +62,9 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
   CriticalPathAnalysis path;
   std::string path_skipped;
   if (streamed.eventsKept()) {
-    merged = mergeRun(run, analysis.alignment.offsets_ns);
-    path = analyzeRunCriticalPath(analysis, merged);
+    MergedRunPath both = mergeRunWithPath(run, analysis, streamed.path_parts);
+    merged = std::move(both.merged);
+    path = std::move(both.path);
   } else {
     path_skipped = "the critical path needs every rank's events in memory: " + streamed.dropped_reason;
     std::cerr << "fuselab analyze: " << path_skipped << "\n";

@@ -227,11 +227,17 @@ int64_t stepsTotal(const std::vector<StepGroup>& groups, const std::vector<int64
 
 CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<CollectiveDependency>& collectives,
                                          const CriticalPathOptions& options) {
+  return analyzeCriticalPath(trace, CriticalPathGraph(trace, collectives), options);
+}
+
+CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathGraph& g,
+                                         const CriticalPathOptions& options) {
   CriticalPathAnalysis out;
-  const CriticalPathGraph g(trace, collectives);
   if (g.nodeCount() == 0) return out;
+  // Scheduled with nothing halved, the graph gives every observed time (its
+  // lags are the observed ones where they bind, and no more elsewhere).
   std::vector<int64_t> t;
-  g.schedule({}, t);
+  g.observedTimes(t);
   const std::vector<StepGroup> groups = stepGroups(trace, g);
   // The steps' walks read the schedule only: they run side by side.
   out.steps.resize(groups.size());

@@ -86,4 +86,9 @@ struct CriticalPathOptions {
 CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<CollectiveDependency>& collectives = {},
                                          const CriticalPathOptions& options = {});
 
+// The same over a graph built beforehand for `trace` (CriticalPathGraph.h).
+class CriticalPathGraph;
+CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathGraph& graph,
+                                         const CriticalPathOptions& options = {});
+
 }  // namespace fuselab

@@ -30,7 +30,15 @@ struct Candidate {
 
 }  // namespace
 
-CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<CollectiveDependency>& collectives) {
+CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<CollectiveDependency>& collectives)
+    : CriticalPathGraph(trace) {
+  addCollectives(collectives);
+  finish();
+}
+
+CriticalPathGraph CriticalPathGraph::rankPart(const Trace& rank_trace) { return CriticalPathGraph(rank_trace); }
+
+CriticalPathGraph::CriticalPathGraph(const Trace& trace) {
   const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
   const std::vector<uint8_t> is_cpu_collective = nameFlags(trace.strings, isCpuCollectiveName);
   std::vector<TrackActivities> per_track(trace.tracks.size());
@@ -55,9 +63,7 @@ CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<Colle
   std::sort(gpu_by_end_.begin(), gpu_by_end_.end());
   addGpuStartDependencies(trace);
   addBlockingCalls(trace, is_sync);
-  addCollectives(collectives);
   addCpuCollectiveThreads(trace, is_cpu_collective);
-  finish();
 }
 
 // The tracks' activities end to end, `first`'s first (without a copy),
@@ -299,10 +305,16 @@ void CriticalPathGraph::finish() {
   }
 }
 
+void CriticalPathGraph::observedTimes(std::vector<int64_t>& times) const {
+  times.resize(nodeCount());
+  for (size_t a = 0; a < activities_.size(); ++a) {
+    times[startNode(a)] = activities_[a].start_ns;
+    times[endNode(a)] = activities_[a].end_ns;
+  }
+}
+
 void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const {
-  const size_t n = nodeCount();
-  times.resize(n);
-  for (uint32_t v = 0; v < n; ++v) times[v] = observedNs(v);
+  observedTimes(times);
   for (uint32_t v : order_) {
     const size_t a = activityOf(v);
     const PathActivity& act = activities_[a];

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "profiling/analysis/CriticalPath.h"
@@ -45,6 +46,21 @@ class CriticalPathGraph {
  public:
   CriticalPathGraph(const Trace& trace, const std::vector<CollectiveDependency>& collectives);
 
+  // One rank's part of a run's graph: everything but the collectives, on
+  // the rank's own tracks and clock, not yet ordered. Built while the rank's
+  // events are at hand (RunStreaming.h), so that a run's graph is only laid
+  // end to end once every rank is read.
+  static CriticalPathGraph rankPart(const Trace& rank_trace);
+  // A merged run's graph (RunMerge.h) from parts[p], rank p's part: moved
+  // onto the aligned axis (offsets_ns) and the merged trace's tracks
+  // (track_of), then the collectives (members in the merged trace). The
+  // same graph as one built over the merged trace. nullopt when two tracks
+  // of a rank share one merged track (then build over the merged trace).
+  static std::optional<CriticalPathGraph> join(const std::vector<const CriticalPathGraph*>& parts,
+                                               const std::vector<std::vector<uint32_t>>& track_of,
+                                               const std::vector<int64_t>& offsets_ns, size_t merged_tracks,
+                                               const std::vector<CollectiveDependency>& collectives);
+
   static uint32_t startNode(size_t activity) { return static_cast<uint32_t>(2 * activity); }
   static uint32_t endNode(size_t activity) { return static_cast<uint32_t>(2 * activity + 1); }
   static size_t activityOf(uint32_t node) { return node / 2; }
@@ -73,12 +89,17 @@ class CriticalPathGraph {
   // slice; GPU ops: their activity). False when the event has no activity.
   bool eventNodes(EventRef e, uint32_t& start, uint32_t& end) const;
 
+  // Every node's observed time: what schedule() gives with nothing halved.
+  void observedTimes(std::vector<int64_t>& times) const;
   // Earliest time of every node, with the own time of each activity whose
   // `halved` flag is set cut in half (empty: as observed). Nodes without
   // dependencies keep their observed times.
   void schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const;
 
  private:
+  CriticalPathGraph() = default;
+  // Every dependency within `trace` (not the collectives), not yet ordered.
+  explicit CriticalPathGraph(const Trace& trace);
   // One track's activities and its events' nodes, numbered from 0 (built
   // side by side, then laid end to end).
   struct TrackActivities {

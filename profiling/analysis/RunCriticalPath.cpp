@@ -1,21 +1,66 @@
 #include "profiling/analysis/RunCriticalPath.h"
 
+#include <future>
+
 namespace fuselab {
 
-std::vector<CollectiveDependency> collectiveDependencies(const RunAnalysis& analysis, const MergedRun& merged) {
+namespace {
+
+std::optional<CriticalPathGraph> joinParts(const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts,
+                                           const std::vector<std::vector<uint32_t>>& track_of,
+                                           const std::vector<int64_t>& offsets_ns, size_t merged_tracks,
+                                           const std::vector<CollectiveDependency>& deps) {
+  std::vector<const CriticalPathGraph*> each;
+  for (const auto& p : parts) each.push_back(p.get());
+  return CriticalPathGraph::join(each, track_of, offsets_ns, merged_tracks, deps);
+}
+
+}  // namespace
+
+std::vector<CollectiveDependency> collectiveDependencies(const RunAnalysis& analysis,
+                                                         const std::vector<std::vector<uint32_t>>& track_of) {
   std::vector<CollectiveDependency> deps;
   deps.reserve(analysis.collectives.size());
   for (const CollectiveStats& c : analysis.collectives) {
     CollectiveDependency d;
-    for (const CollectiveArrival& a : c.arrivals) d.members.push_back(merged.toMerged(a.rank_pos, a.event));
+    for (const CollectiveArrival& a : c.arrivals)
+      if (a.rank_pos < track_of.size() && a.event.track < track_of[a.rank_pos].size())  // a rank without events: none
+        d.members.push_back({track_of[a.rank_pos][a.event.track], a.event.index});
     if (d.members.size() > 1) deps.push_back(std::move(d));
   }
   return deps;
 }
 
 CriticalPathAnalysis analyzeRunCriticalPath(const RunAnalysis& analysis, const MergedRun& merged,
-                                            const CriticalPathOptions& options) {
-  return analyzeCriticalPath(merged.trace, collectiveDependencies(analysis, merged), options);
+                                            const CriticalPathOptions& options,
+                                            const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts) {
+  const std::vector<CollectiveDependency> deps = collectiveDependencies(analysis, merged);
+  if (!parts.empty())
+    if (auto g = joinParts(parts, merged.track_of, analysis.alignment.offsets_ns, merged.trace.tracks.size(), deps))
+      return analyzeCriticalPath(merged.trace, *g, options);
+  return analyzeCriticalPath(merged.trace, deps, options);
+}
+
+MergedRunPath mergeRunWithPath(const Run& run, const RunAnalysis& analysis,
+                               const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts,
+                               const CriticalPathOptions& options) {
+  std::future<MergedRun> merging =
+      std::async(std::launch::async, [&] { return mergeRun(run, analysis.alignment.offsets_ns); });
+  // Where the merge puts each track: ranks' tracks each get a track of their
+  // own, in rank order (checked once the merge is done).
+  std::vector<std::vector<uint32_t>> track_of(run.ranks.size());
+  uint32_t next = 0;
+  for (size_t p = 0; p < run.ranks.size(); ++p)
+    for (size_t t = 0; t < run.ranks[p].trace.tracks.size(); ++t) track_of[p].push_back(next++);
+  std::optional<CriticalPathGraph> joined;
+  if (parts.size() == run.ranks.size())
+    joined = joinParts(parts, track_of, analysis.alignment.offsets_ns, next, collectiveDependencies(analysis, track_of));
+  MergedRunPath out{merging.get(), {}};
+  if (joined && out.merged.track_of == track_of)
+    out.path = analyzeCriticalPath(out.merged.trace, *joined, options);
+  else
+    out.path = analyzeRunCriticalPath(analysis, out.merged, options);
+  return out;
 }
 
 }  // namespace fuselab

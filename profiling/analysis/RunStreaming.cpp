@@ -50,30 +50,37 @@ StreamedRun streamRun(const std::vector<fs::path>& files, const RunStreamOptions
 
   std::vector<std::optional<RankTrace>> ranks_read(n);
   std::vector<RankSummary> summaries_read(n);
+  std::vector<std::shared_ptr<const CriticalPathGraph>> parts_read(n);
+  const bool parts = keep && options.critical_path_parts;
   TraceFilesReadOptions reading = options.reading;
   reading.memory_budget = keep ? UINT64_MAX : streamingImportBudget(out.memory_bytes);
   const std::vector<std::string> errors = readTraceFiles(files, reading, [&](size_t i, Trace&& t) {
     RankTrace r = rankTraceOf(files[i], std::move(t), n);
     summaries_read[i] = summarizeRank(r, options.analysis.trace);
+    if (parts) parts_read[i] = std::make_shared<const CriticalPathGraph>(CriticalPathGraph::rankPart(r.trace));
     if (!keep) dropEvents(r);
     ranks_read[i] = std::move(r);
   });
 
   std::vector<RankTrace> ranks;
   std::vector<std::string> unreadable;
-  std::map<std::string, RankSummary> summary_of_file;
+  std::map<std::string, size_t> read_of_file;  // the index a rank's file was read at
   for (size_t i = 0; i < n; ++i) {
     if (!ranks_read[i]) {
       unreadable.push_back(errors[i]);
       continue;
     }
-    summary_of_file.emplace(ranks_read[i]->file, std::move(summaries_read[i]));
+    read_of_file.emplace(ranks_read[i]->file, i);
     ranks.push_back(std::move(*ranks_read[i]));
   }
   auto run = std::make_shared<Run>(assembleRun(std::move(ranks), std::move(unreadable), n));
   std::vector<RankSummary> summaries;
   summaries.reserve(run->ranks.size());
-  for (const RankTrace& r : run->ranks) summaries.push_back(std::move(summary_of_file.at(r.file)));
+  for (const RankTrace& r : run->ranks) {
+    const size_t i = read_of_file.at(r.file);
+    summaries.push_back(std::move(summaries_read[i]));
+    if (parts) out.path_parts.push_back(std::move(parts_read[i]));
+  }
   out.analysis = analyzeRunSummaries(*run, std::move(summaries), options.analysis);
   out.run = std::move(run);
   return out;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "profiling/analysis/CriticalPathGraph.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "profiling/trace/TraceFileReader.h"
@@ -33,6 +34,9 @@ struct RunStreamOptions {
   KeepEvents keep = KeepEvents::WhenTheyFit;
   // Memory the run may take; nullopt: availableMemory() (MemoryBudget.h).
   std::optional<uint64_t> memory_bytes;
+  // Build each rank's part of the critical path's graph as it is read
+  // (when the events are kept), beside the other ranks' reading.
+  bool critical_path_parts = false;
 };
 
 struct StreamedRun {
@@ -40,6 +44,8 @@ struct StreamedRun {
   RunAnalysis analysis;
   uint64_t memory_bytes = 0;   // the memory the run was allowed (UINT64_MAX: unknown)
   std::string dropped_reason;  // why the events were dropped ("" when kept)
+  // By position in run->ranks, when asked and the events were kept.
+  std::vector<std::shared_ptr<const CriticalPathGraph>> path_parts;
 
   bool eventsKept() const { return dropped_reason.empty(); }
 };

@@ -6,7 +6,10 @@
 
 #include <numeric>
 
+#include "profiling/analysis/CriticalPathGraph.h"
+#include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "profiling/trace/RunLoader.h"
 #include "tests/support/AddEvent.h"
 #include "tests/support/TestPaths.h"
 
@@ -241,6 +244,29 @@ TEST(CriticalPath, ItsSegmentsTileEveryStepOfTheRecordedTraces) {
       EXPECT_GT(w.on_path_ns, 0);
       EXPECT_LE(w.steps_ns_after, w.steps_ns_before) << w.name << ": a faster op never slows the steps";
     }
+  }
+}
+
+// The steps' paths read the observed times in place of a schedule with
+// nothing halved: the two agree on every node of the recorded traces and runs.
+TEST(CriticalPath, SchedulingNothingHalvedGivesEveryObservedTime) {
+  auto expectObserved = [](const CriticalPathGraph& g) {
+    ASSERT_GT(g.nodeCount(), 0u);
+    std::vector<int64_t> scheduled, observed;
+    g.schedule({}, scheduled);
+    g.observedTimes(observed);
+    EXPECT_EQ(scheduled, observed);
+  };
+  for (const char* name : {"linear_eager.json.gz", "mlp_eager.json.gz", "multistream_memcpy.json.gz"}) {
+    SCOPED_TRACE(name);
+    expectObserved(CriticalPathGraph(importChromeTrace(test::fixture(name)), {}));
+  }
+  for (const auto& dir : {test::multirankFixtureDir(), test::ncclFuselabFixtureDir()}) {
+    SCOPED_TRACE(dir.string());
+    const fuselab::Run run = loadRun(traceFilesIn(dir));
+    const RunAnalysis a = analyzeRun(run);
+    const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
+    expectObserved(CriticalPathGraph(merged.trace, collectiveDependencies(a, merged)));
   }
 }
 

@@ -11,9 +11,11 @@
 #include "profiling/analysis/ExpectationsRun.h"
 #include "profiling/analysis/RunAnalysis.h"
 #include "profiling/analysis/RunCriticalPath.h"
+#include "profiling/analysis/RunStreaming.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/support/PresetExpectations.h"
 #include "tests/support/RunPython.h"
+#include "tests/support/SameCriticalPath.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -144,6 +146,20 @@ int64_t fastestWallNs(const CriticalPathAnalysis& cp) {
   for (const StepPath& p : cp.steps)
     if (fastest == 0 || p.wall_ns < fastest) fastest = p.wall_ns;
   return fastest;
+}
+
+// The ranks' parts of the graph (CPU collectives on worker threads here)
+// join into the path of the run merged.
+TEST_F(GlooRun, ItsRanksPathPartsJoinIntoTheMergedRunsPath) {
+  const fuselab::Run run = load("run");
+  const RunAnalysis a = analyzeRun(run);
+  const CriticalPathAnalysis built = analyzeRunCriticalPath(a, mergeRun(run, a.alignment.offsets_ns));
+  RunStreamOptions o;
+  o.keep = KeepEvents::Always;
+  o.critical_path_parts = true;
+  const StreamedRun streamed = streamRun(traceFilesIn(*dir_ / "run"), o);
+  const MergedRun merged = mergeRun(*streamed.run, streamed.analysis.alignment.offsets_ns);
+  test::expectSameCriticalPath(analyzeRunCriticalPath(streamed.analysis, merged, {}, streamed.path_parts), built);
 }
 
 // Tutorial step 17 on a genuine run: each step's critical path runs through

@@ -9,10 +9,12 @@
 
 #include <fstream>
 
+#include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/analysis/RunView.h"
 #include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TraceTextStream.h"
 #include "tests/support/RankFiles.h"
+#include "tests/support/SameCriticalPath.h"
 #include "tests/support/SameRunAnalysis.h"
 #include "tests/support/TestPaths.h"
 
@@ -46,6 +48,32 @@ TEST(RunStreaming, SummariesGiveTheAnalysisOfTheWholeRanks) {
     }
     test::expectSameRunAnalysis(streamed.analysis, expected);
   }
+}
+
+// Each rank's part of the graph, built as it is read, joins into the graph
+// of the merged run: the same paths and what-ifs as one built over it.
+TEST(RunStreaming, PathPartsJoinIntoTheMergedRunsPath) {
+  for (const fs::path& dir : realRuns()) {
+    SCOPED_TRACE(dir.string());
+    RunStreamOptions o;
+    o.keep = KeepEvents::Always;
+    o.critical_path_parts = true;
+    const StreamedRun streamed = streamRun(traceFilesIn(dir), o);
+    ASSERT_EQ(streamed.path_parts.size(), streamed.run->ranks.size());
+    const MergedRun merged = mergeRun(*streamed.run, streamed.analysis.alignment.offsets_ns);
+    const CriticalPathAnalysis built = analyzeRunCriticalPath(streamed.analysis, merged);
+    ASSERT_FALSE(built.steps.empty());
+    ASSERT_FALSE(built.what_if.empty());
+    test::expectSameCriticalPath(analyzeRunCriticalPath(streamed.analysis, merged, {}, streamed.path_parts), built);
+    // The same, the parts joined while the ranks are merged.
+    const MergedRunPath both = mergeRunWithPath(*streamed.run, streamed.analysis, streamed.path_parts);
+    EXPECT_EQ(both.merged.track_of, merged.track_of);
+    EXPECT_EQ(both.merged.trace.eventCount(), merged.trace.eventCount());
+    test::expectSameCriticalPath(both.path, built);
+  }
+  RunStreamOptions dropped = dropping();
+  dropped.critical_path_parts = true;
+  EXPECT_TRUE(streamRun(traceFilesIn(realRuns().front()), dropped).path_parts.empty()) << "no events, no parts";
 }
 
 TEST(RunStreaming, KeepsTheEventsOnlyWhenTheRunFits) {
