@@ -101,8 +101,18 @@ std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g
   return groups;
 }
 
+// Each node's time on a schedule (a what-if's), or as observed (none).
+// Scheduled with nothing halved, the graph gives every observed time (its
+// lags are the observed ones where they bind, and no more elsewhere): the
+// steps' own paths read the observed times.
+struct NodeTimes {
+  const CriticalPathGraph& g;
+  const std::vector<int64_t>* scheduled = nullptr;
+  int64_t operator[](uint32_t v) const { return scheduled ? (*scheduled)[v] : g.observedNs(v); }
+};
+
 // Where step i starts on the schedule `times`.
-int64_t groupStart(const std::vector<StepGroup>& groups, size_t i, const std::vector<int64_t>& times) {
+int64_t groupStart(const std::vector<StepGroup>& groups, size_t i, const NodeTimes& times) {
   const StepGroup& group = groups[i];
   if (group.whole_trace) return group.begin_ns;
   if (i == 0) return times[group.first_start];
@@ -126,9 +136,9 @@ PathSegment segmentOf(const Trace& trace, const CriticalPathGraph& g, const Path
   return seg;
 }
 
-// Walks back from `node` along the dependency that set each time, down to `start_ns`.
-std::vector<PathSegment> walkBack(const Trace& trace, const CriticalPathGraph& g, const std::vector<int64_t>& t,
-                                  uint32_t node, int64_t start_ns) {
+// Walks back from `node` along the dependency that set each observed time, down to `start_ns`.
+std::vector<PathSegment> walkBack(const Trace& trace, const CriticalPathGraph& g, uint32_t node, int64_t start_ns) {
+  const NodeTimes t{g};
   std::vector<PathSegment> segs;
   while (t[node] > start_ns) {
     PathEdge best;
@@ -217,7 +227,7 @@ std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std:
   return ops;
 }
 
-int64_t stepsTotal(const std::vector<StepGroup>& groups, const std::vector<int64_t>& t) {
+int64_t stepsTotal(const std::vector<StepGroup>& groups, const NodeTimes& t) {
   int64_t total = 0;
   for (size_t i = 0; i < groups.size(); ++i) total += t[groups[i].end_node] - groupStart(groups, i, t);
   return total;
@@ -234,10 +244,7 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathG
                                          const CriticalPathOptions& options) {
   CriticalPathAnalysis out;
   if (g.nodeCount() == 0) return out;
-  // Scheduled with nothing halved, the graph gives every observed time (its
-  // lags are the observed ones where they bind, and no more elsewhere).
-  std::vector<int64_t> t;
-  g.observedTimes(t);
+  const NodeTimes t{g};
   const std::vector<StepGroup> groups = stepGroups(trace, g);
   // The steps' walks read the schedule only: they run side by side.
   out.steps.resize(groups.size());
@@ -247,7 +254,7 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathG
     p.name = group.name;
     p.start_ns = groupStart(groups, i, t);
     p.wall_ns = t[group.end_node] - p.start_ns;
-    p.segments = walkBack(trace, g, t, group.end_node, p.start_ns);
+    p.segments = walkBack(trace, g, group.end_node, p.start_ns);
     addTotals(p);
   });
 
@@ -268,7 +275,7 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathG
     std::vector<int64_t> faster;
     g.schedule(halved, faster);
     const std::string name(key.name_id == kStepsOwnTime ? kStepsOwnTimeName : trace.strings.get(key.name_id));
-    out.what_if[i] = {name, key.kind, key.rank, ns, before, stepsTotal(groups, faster)};
+    out.what_if[i] = {name, key.kind, key.rank, ns, before, stepsTotal(groups, NodeTimes{g, &faster})};
   });
   return out;
 }

@@ -36,7 +36,11 @@ CriticalPathGraph::CriticalPathGraph(const Trace& trace, const std::vector<Colle
   finish();
 }
 
-CriticalPathGraph CriticalPathGraph::rankPart(const Trace& rank_trace) { return CriticalPathGraph(rank_trace); }
+CriticalPathGraph CriticalPathGraph::rankPart(const Trace& rank_trace) {
+  CriticalPathGraph part(rank_trace);
+  part.finish();  // its own order: join() takes the parts' orders in turn
+  return part;
+}
 
 CriticalPathGraph::CriticalPathGraph(const Trace& trace) {
   const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);

@@ -121,7 +121,17 @@ class CriticalPathGraph {
   void addCpuCollectiveThreads(const Trace& trace, const std::vector<uint8_t>& is_cpu_collective);
   size_t sliceAt(uint32_t track, int64_t time) const;  // the CPU slice of `track` running at `time`, or SIZE_MAX
   void addEndDependency(uint32_t from, size_t activity, PathKind kind, uint32_t track, int32_t event);
+  // Groups the dependencies by the node they lead to and orders the nodes.
   void finish();
+  // join(): the dependencies from edges_[grouped] on (the collectives) put
+  // into the groups of in_begin_, after the ones there.
+  void groupAdded(size_t grouped);
+  // join(): order_ from the parts' own orders (staged[ranges[p]], part p's,
+  // in the graph's nodes): each part's nodes in their order, a node held
+  // while a dependency of it added after `grouped` (a collective) leads
+  // from a node not yet ordered. False when the parts hold each other up.
+  bool orderFromParts(const std::vector<uint32_t>& staged, const std::vector<std::pair<size_t, size_t>>& ranges,
+                      size_t grouped);
 
   std::vector<PathActivity> activities_;
   // Dependencies only (durations and thread order are implicit): grouped by
