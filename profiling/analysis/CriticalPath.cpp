@@ -261,19 +261,26 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathG
   // Each what-if schedules the whole graph again: they run side by side too.
   const int64_t before = stepsTotal(groups, t);
   const std::vector<uint32_t> name_keys = opNameKeys(trace);
-  const auto ops = longestOps(trace, name_keys, out.steps, options.what_if_ops);
+  // Up to 255 ops: each activity is marked with the op it is the time of
+  // (1 + its place in `ops`; 0: none), in one pass for all of them.
+  const auto ops = longestOps(trace, name_keys, out.steps, std::min<size_t>(options.what_if_ops, 255));
+  std::vector<uint8_t> op_of(g.activities().size(), 0);
+  constexpr size_t kChunk = 1 << 16;
+  parallelFor((op_of.size() + kChunk - 1) / kChunk, [&](size_t c) {
+    for (size_t a = c * kChunk; a < std::min(op_of.size(), (c + 1) * kChunk); ++a) {
+      const PathActivity& act = g.activities()[a];
+      if (act.event < 0) continue;
+      const Track& track = trace.tracks[act.track];
+      const OpKey key{track.rank, act.kind, name_keys[track.name_id[static_cast<size_t>(act.event)]]};
+      for (size_t i = 0; i < ops.size(); ++i)
+        if (ops[i].first == key) op_of[a] = static_cast<uint8_t>(i + 1);
+    }
+  });
   out.what_if.resize(ops.size());
   parallelFor(ops.size(), [&](size_t i) {
     const auto& [key, ns] = ops[i];
-    std::vector<uint8_t> halved(g.activities().size(), 0);
-    for (size_t a = 0; a < halved.size(); ++a) {
-      const PathActivity& act = g.activities()[a];
-      const Track& track = trace.tracks[act.track];
-      halved[a] = act.event >= 0 && act.kind == key.kind && track.rank == key.rank &&
-                  name_keys[track.name_id[static_cast<size_t>(act.event)]] == key.name_id;
-    }
     std::vector<int64_t> faster;
-    g.schedule(halved, faster);
+    g.schedule(op_of, faster, static_cast<uint8_t>(i + 1));
     const std::string name(key.name_id == kStepsOwnTime ? kStepsOwnTimeName : trace.strings.get(key.name_id));
     out.what_if[i] = {name, key.kind, key.rank, ns, before, stepsTotal(groups, NodeTimes{g, &faster})};
   });

@@ -317,14 +317,15 @@ void CriticalPathGraph::observedTimes(std::vector<int64_t>& times) const {
   }
 }
 
-void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const {
+void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times,
+                                 uint8_t which) const {
   observedTimes(times);
   for (uint32_t v : order_) {
     const size_t a = activityOf(v);
     const PathActivity& act = activities_[a];
     int64_t t = std::numeric_limits<int64_t>::min();
     if (v % 2) {
-      const int64_t own = !halved.empty() && halved[a] ? act.own_ns / 2 : act.own_ns;
+      const int64_t own = !halved.empty() && halved[a] == which ? act.own_ns / 2 : act.own_ns;
       t = times[startNode(a)] + own;
     } else if (act.chained) {
       t = times[endNode(a - 1)];
@@ -332,7 +333,7 @@ void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector
       continue;  // nothing before it: as observed
     }
     // A faster collective also moves data faster once its last rank arrived.
-    const bool faster_collective = v % 2 && !halved.empty() && halved[a];
+    const bool faster_collective = v % 2 && !halved.empty() && halved[a] == which;
     for (uint32_t k = in_begin_[v]; k < in_begin_[v + 1]; ++k) {
       const PathEdge& e = edges_[k];
       const int64_t lag = faster_collective && e.kind == PathKind::Collective ? e.lag_ns / 2 : e.lag_ns;

@@ -92,9 +92,9 @@ class CriticalPathGraph {
   // Every node's observed time: what schedule() gives with nothing halved.
   void observedTimes(std::vector<int64_t>& times) const;
   // Earliest time of every node, with the own time of each activity whose
-  // `halved` flag is set cut in half (empty: as observed). Nodes without
-  // dependencies keep their observed times.
-  void schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times) const;
+  // `halved` mark is `which` cut in half (empty: as observed). Nodes
+  // without dependencies keep their observed times.
+  void schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times, uint8_t which = 1) const;
 
  private:
   CriticalPathGraph() = default;
