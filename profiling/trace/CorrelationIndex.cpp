@@ -24,9 +24,14 @@ void CorrelationIndex::reset(const std::vector<IdSpan>& parts) {
     all.lo = std::min(all.lo, p.lo), all.hi = std::max(all.hi, p.hi), all.count += p.count;
     each_dense = each_dense && isDense(rangeOf(p.lo, p.hi), p.count);
   }
-  if (parts.size() < 2 || !each_dense || isDense(rangeOf(all.lo, all.hi), all.count))
-    return reset(all.lo, all.hi, all.count);
+  if (parts.size() < 2 || isDense(rangeOf(all.lo, all.hi), all.count)) return reset(all.lo, all.hi, all.count);
   *this = CorrelationIndex{};
+  if (!each_dense) {
+    parts_.resize(parts.size());
+    for (size_t k = 0; k < parts.size(); ++k)
+      if (parts[k].count) parts_[k].reset(parts[k].lo, parts[k].hi, parts[k].count);
+    return;
+  }
   dense_mode_ = true;
   dense_.resize(parts.size());
   for (size_t k = 0; k < parts.size(); ++k)
@@ -71,6 +76,7 @@ void CorrelationIndex::grow() {
 }
 
 uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
+  if (!parts_.empty()) return parts_[static_cast<uint64_t>(id) >> kPartBits].findOrAdd(id, value);  // in the spans given
   if (dense_mode_) {
     uint32_t& slot = *denseSlot(id);  // the id lies in the spans given to reset
     if (slot == kNone) slot = value;
@@ -88,6 +94,23 @@ uint32_t CorrelationIndex::findOrAdd(int64_t id, uint32_t value) {
   }
 }
 
+void CorrelationIndex::freezePart(size_t part) {
+  if (part < parts_.size()) parts_[part].freeze();
+}
+
+void CorrelationIndex::offsetPart(size_t part, uint32_t base) {
+  if (base == 0) return;
+  auto offset = [&](std::vector<uint32_t>& values) {
+    for (uint32_t& v : values)
+      if (v != kNone) v += base;
+  };
+  if (dense_mode_ && part < dense_.size()) offset(dense_[part].slots);
+  if (part >= parts_.size()) return;
+  CorrelationIndex& p = parts_[part];
+  for (DensePart& d : p.dense_) offset(d.slots);
+  offset(p.values_);  // frozen
+}
+
 uint32_t CorrelationIndex::findHashed(int64_t id) const {
   if (slots_.empty()) return kNone;
   for (size_t at = home(id);; at = (at + 1) & mask_) {
@@ -97,7 +120,8 @@ uint32_t CorrelationIndex::findHashed(int64_t id) const {
 }
 
 void CorrelationIndex::freeze() {
-  if (dense_mode_ || frozen_) return;
+  for (CorrelationIndex& p : parts_) p.freeze();
+  if (dense_mode_ || frozen_ || !parts_.empty()) return;
   // In the order added, ids are mostly increasing already (they follow
   // time): sorted faster than the table's hashed order, and without a scan
   // of the table.

@@ -5,7 +5,8 @@
 // ranks, RunMerge.h) when each part is dense on its own. Other ids are added
 // to an open-addressing table, then frozen into a sorted array with a block
 // directory: the analyses look ids up roughly in time order, so neighbouring
-// lookups share cache lines.
+// lookups share cache lines. Parts of which some are not dense get an index
+// each (dense or not on its own).
 #pragma once
 
 #include <algorithm>
@@ -36,12 +37,24 @@ class CorrelationIndex {
   void reset(const std::vector<IdSpan>& parts);
   // The value stored for `id`, or `value` stored now if there was none.
   uint32_t findOrAdd(int64_t id, uint32_t value);
+  // Part by part (reset(parts), ids of several parts): the adds and the
+  // freeze of different parts touch different memory and may run side by side.
+  bool byPart() const { return (dense_mode_ && dense_.size() > 1) || !parts_.empty(); }
+  // After the last add of part `part` (byPart()): switches its lookups to the sorted form.
+  void freezePart(size_t part);
+  // Part `part`'s stored values moved up by `base` (values added part by
+  // part, each counted from 0), once it is frozen.
+  void offsetPart(size_t part, uint32_t base);
   // After the last add: switches lookups to the sorted form.
   void freeze();
   uint32_t find(int64_t id) const {
     if (dense_mode_) {
       const uint32_t* slot = denseSlot(id);
       return slot ? *slot : kNone;
+    }
+    if (!parts_.empty()) {
+      const uint64_t part = static_cast<uint64_t>(id) >> kPartBits;
+      return part < parts_.size() ? parts_[part].find(id) : kNone;
     }
     return frozen_ ? findSorted(id) : findHashed(id);
   }
@@ -76,6 +89,8 @@ class CorrelationIndex {
   // Dense: the part of an id is (id - dense_base_) >> kPartBits.
   int64_t dense_base_ = 0;
   std::vector<DensePart> dense_;
+  // Parts not all dense: an index per part (id >> kPartBits).
+  std::vector<CorrelationIndex> parts_;
   // While adding: linear probing, power-of-two size, at most half full.
   std::vector<Slot> slots_;
   std::vector<Slot> added_;  // the same ids, in the order added (to grow, to freeze)

@@ -80,5 +80,30 @@ TEST(RunMerge, OneRankAloneKeepsItsIdsAndLaunchLinks) {
   }
 }
 
+// Each rank's links, built on a core of their own, are the rank's own links
+// on the merged tracks, rank after rank, and found by their merged ids.
+TEST(RunMerge, EveryRanksLaunchLinksAreItsOwnRankAfterRank) {
+  for (const auto& dir : {test::multirankFixtureDir(), test::ncclFuselabFixtureDir()}) {
+    SCOPED_TRACE(dir.string());
+    const fuselab::Run run = loadRun(traceFilesIn(dir));
+    const MergedRun m = mergeRun(run, std::vector<int64_t>(run.ranks.size(), 0));
+    size_t k = 0;
+    for (size_t p = 0; p < run.ranks.size(); ++p) {
+      ASSERT_FALSE(run.ranks[p].trace.launches().empty());
+      for (const LaunchLink& l : run.ranks[p].trace.launches()) {
+        ASSERT_LT(k, m.trace.launches().size());
+        const LaunchLink& got = m.trace.launches()[k++];
+        EXPECT_EQ(got.correlation, l.correlation + (int64_t(p + 1) << 40));
+        EXPECT_EQ(m.trace.launchFor(got.correlation), &got);
+        ASSERT_EQ(got.launch.has_value(), l.launch.has_value());
+        if (l.launch) EXPECT_EQ(*got.launch, m.toMerged(p, *l.launch));
+        ASSERT_EQ(got.gpu_ops.size(), l.gpu_ops.size());
+        for (size_t i = 0; i < l.gpu_ops.size(); ++i) EXPECT_EQ(got.gpu_ops[i], m.toMerged(p, l.gpu_ops[i]));
+      }
+    }
+    EXPECT_EQ(k, m.trace.launches().size());
+  }
+}
+
 }  // namespace
 }  // namespace fuselab
