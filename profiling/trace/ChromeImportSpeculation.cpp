@@ -6,7 +6,8 @@
 // text alone shows a boundary between two elements (elementBoundary), so
 // each can be parsed without the one before it: the reader and a helper
 // claim windows in turn and parse them at the same time, and run's thread
-// commits them in order as before.
+// commits them in order as before. On one line the cut is guessed (no string
+// scan on the claiming thread) until a window fails its check.
 //
 // A parse checks the cuts: the window's array must close exactly at its
 // synthetic "]". A cut that was not between two traceEvents elements (an
@@ -116,7 +117,9 @@ Slot* Importer::claimAheadWindow() {
       scan = ahead_scan_;
       scan.offset = ahead_scan_at_ - start;
     }
-    cut = elementBoundary(textAt(start, start + limit), limit / 2, &scan);
+    // Guesses on one line until a window read ahead has failed its check.
+    const OneLine one_line = ahead_failures_ == 0 ? OneLine::Guess : OneLine::Scan;
+    cut = elementBoundary(textAt(start, start + limit), limit / 2, &scan, one_line);
     ahead_scan_ = scan;
     ahead_scan_at_ = start + scan.offset;
   }

@@ -50,6 +50,19 @@ size_t elementBoundaryByScan(std::string_view text, size_t min_len, ScanState* s
   return npos;
 }
 
+// Guessing on one line: the last comma between two objects, strings not
+// scanned. Such a comma may lie inside a string or deeper than the events'
+// array; the window's parse then fails its check (ChromeImportSpeculation.cpp).
+size_t elementBoundaryByGuess(std::string_view text, size_t min_len) {
+  for (size_t p = text.size(); p > min_len + 1;) {
+    const size_t comma = text.rfind(',', p - 1);
+    if (comma == npos || comma <= min_len) return npos;
+    if (betweenObjects(text, comma)) return comma;
+    p = comma;
+  }
+  return npos;
+}
+
 }  // namespace
 
 size_t windowCut(std::string_view text, size_t min_len, int attempt) {
@@ -72,11 +85,12 @@ size_t windowCut(std::string_view text, size_t min_len, int attempt) {
   return npos;
 }
 
-size_t elementBoundary(std::string_view text, size_t min_len, ScanState* scan) {
-  const size_t by_lines = elementBoundaryByLines(text, min_len);
-  if (by_lines != npos) {
+size_t elementBoundary(std::string_view text, size_t min_len, ScanState* scan, OneLine one_line) {
+  size_t cut = elementBoundaryByLines(text, min_len);
+  if (cut == npos && one_line == OneLine::Guess) cut = elementBoundaryByGuess(text, min_len);
+  if (cut != npos) {
     if (scan) *scan = {};  // not scanned: the next window scans from its start
-    return by_lines;
+    return cut;
   }
   return elementBoundaryByScan(text, min_len, scan);
 }

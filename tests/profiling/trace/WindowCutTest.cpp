@@ -69,6 +69,49 @@ TEST(WindowCut, ElementBoundaryWithoutNewlinesScansStrings) {
   EXPECT_EQ(elementBoundary(R"(,{"a": 1}]},{"b": 2})", 0), npos) << "past the array's end";
 }
 
+TEST(WindowCut, ElementBoundaryGuessedOnOneLineIgnoresStrings) {
+  // The last "}", comma, "{" wherever it lies: in a string, deeper than the
+  // events, past the array's end (the parse's check catches those).
+  const std::string text = R"(,{"a": 1}, {"b": [{"x": 1},{"y": 2}], "name": "},{"} ,{"c": 3},{"d": ")";
+  EXPECT_EQ(elementBoundary(text, 0, nullptr, OneLine::Guess), text.find("},{\"d\"") + 1);
+  const std::string in_string = text.substr(0, text.find(" ,{\"c\""));
+  EXPECT_EQ(elementBoundary(in_string, 0, nullptr, OneLine::Guess), in_string.find("},{\"}") + 1);
+  EXPECT_EQ(elementBoundary(in_string, 0, nullptr, OneLine::Scan), text.find("}, {\"b\"") + 1);
+  EXPECT_EQ(elementBoundary(R"(,{"a": 1}]},{"b": 2})", 0, nullptr, OneLine::Guess), 11u);
+  EXPECT_EQ(elementBoundary(R"(,{"a": 1},2)", 0, nullptr, OneLine::Guess), npos) << "not between two objects";
+  EXPECT_EQ(elementBoundary("[{\"a\": 1},\n{\"b\": 2}, {\"c\": 3}", 0, nullptr, OneLine::Guess),
+            std::string("[{\"a\": 1},\n").size() - 2)
+      << "a newline to trust comes first";
+}
+
+TEST(WindowCut, OneLineWithTheBoundaryPatternInsideEventsImportsTheSame) {
+  // Every event's args and name are full of "}, {" (an array of objects; a
+  // string), from its start: guessed cuts fail their check, and reading goes
+  // on from there with the strings scanned. Small windows on two threads give
+  // the same trace.
+  std::string text = R"({"traceEvents": [)";
+  for (int i = 0; i < 400; ++i)
+    text += std::string(i ? ", " : "") + R"({"args": {"list": [{}, {"a": 1}, {}, {"b": "}, {}, {"}, {}]}, "ph": "X", )" +
+            R"("pid": 1, "tid": 1, "ts": )" + std::to_string(i * 10) + R"(, "dur": 5, "name": "k}, {}, {)" +
+            std::to_string(i) + R"("})";
+  text += R"(], "displayTimeUnit": "ms"})";
+  const Trace whole = importChromeTraceFromBuffer(text, "t.json");
+  ASSERT_EQ(whole.eventCount(), 400u);
+  size_t failures = 0;
+  for (size_t window : {300u, 1000u, 4096u}) {
+    ChromeImportOptions o;
+    o.window_bytes = window;
+    ImportWindowStats stats;
+    o.stats = &stats;
+    const Trace windowed = importChromeTraceFromBuffer(text, "t.json", o);
+    std::string why;
+    EXPECT_TRUE(windowed.sameContentAs(whole, &why)) << "window " << window << ": " << why;
+    EXPECT_GT(stats.read_ahead, 0u) << "window " << window;
+    failures += stats.ahead_failures;
+  }
+  EXPECT_GE(failures, 3u) << "guesses inside events fail their check";
+}
+
 TEST(WindowCut, CommaHeavyNamesImportTheSameInSmallWindows) {
   // One event per line, each name holding more commas than the importer's
   // attempts: small windows give the same trace as one window.
