@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <optional>
 
 #include "app/report/CriticalPathReport.h"
 #include "app/report/RunReport.h"
@@ -58,25 +59,33 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
   // Skipped files are named on stderr too, so --json's stdout stays JSON alone.
   for (const std::string& w : run.warnings) std::cerr << "fuselab analyze: warning: " << w << "\n";
   // The critical path crosses every rank's events: only when they were kept.
+  // It is read against the ranks' own traces (no merge), or, where their
+  // parts do not join, over their merge.
   MergedRun merged;
+  std::optional<PathTraces> traces;
   CriticalPathAnalysis path;
   std::string path_skipped;
   if (streamed.eventsKept()) {
-    MergedRunPath both = mergeRunWithPath(run, analysis, streamed.path_parts);
-    merged = std::move(both.merged);
-    path = std::move(both.path);
+    if (auto p = runCriticalPath(run, analysis, streamed.path_parts)) {
+      path = std::move(*p);
+      traces.emplace(run, analysis.alignment.offsets_ns);
+    } else {
+      merged = mergeRun(run, analysis.alignment.offsets_ns);
+      path = analyzeRunCriticalPath(analysis, merged);
+    }
   } else {
     path_skipped = "the critical path needs every rank's events in memory: " + streamed.dropped_reason;
     std::cerr << "fuselab analyze: " << path_skipped << "\n";
   }
+  if (!traces) traces.emplace(merged.trace);
   if (json) {
     nlohmann::ordered_json j = runJson(run, analysis);
-    j["critical_path"] = criticalPathJson(merged.trace, path, merged.trace.beginNs());
+    j["critical_path"] = criticalPathJson(*traces, path, traces->beginNs());
     if (!path_skipped.empty()) j["critical_path"]["skipped"] = path_skipped;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << runText(run, analysis) << "\n";
-    if (path_skipped.empty()) writeCriticalPathText(std::cout, merged.trace, path);
+    if (path_skipped.empty()) writeCriticalPathText(std::cout, *traces, path);
     else std::cout << "Critical path: skipped: " << path_skipped << "\n";
   }
   return 0;

@@ -92,11 +92,11 @@ int runAnalyze(const AnalyzeArgs& args) {
   const AnalysisWithPath result = analyzeTraceWithPath(trace, options);
   if (args.json) {
     nlohmann::ordered_json j = analysisJson(trace, result.analysis);
-    j["critical_path"] = criticalPathJson(trace, result.critical_path, trace.beginNs());
+    j["critical_path"] = criticalPathJson(PathTraces(trace), result.critical_path, trace.beginNs());
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << analysisText(trace, result.analysis) << "\n";
-    writeCriticalPathText(std::cout, trace, result.critical_path);
+    writeCriticalPathText(std::cout, PathTraces(trace), result.critical_path);
   }
   return 0;
 }

@@ -10,15 +10,15 @@ namespace fuselab {
 
 namespace {
 
-std::string segmentName(const Trace& trace, const PathSegment& s) {
-  return s.event ? std::string(trace.name(*s.event)) : std::string();
+std::string segmentName(const PathTraces& traces, const PathSegment& s) {
+  return s.event ? std::string(traces.name(*s.event)) : std::string();
 }
 
 // The text's label: short kernel names; an annotation's own time is code
 // outside recorded ops.
-std::string segmentLabel(const Trace& trace, const PathSegment& s) {
-  std::string name = s.event ? ui::shortEventName(trace.name(*s.event)) : std::string();
-  if (s.event && trace.tracks[s.event->track].category[s.event->index] == Category::UserAnnotation)
+std::string segmentLabel(const PathTraces& traces, const PathSegment& s) {
+  std::string name = s.event ? ui::shortEventName(traces.name(*s.event)) : std::string();
+  if (s.event && traces.track(s.event->track).category[s.event->index] == Category::UserAnnotation)
     name += " (outside recorded ops)";
   return name;
 }
@@ -36,7 +36,7 @@ const StepPath& medianStep(const CriticalPathAnalysis& path) {
 
 }  // namespace
 
-void writeCriticalPathText(std::ostream& out, const Trace& trace, const CriticalPathAnalysis& path) {
+void writeCriticalPathText(std::ostream& out, const PathTraces& traces, const CriticalPathAnalysis& path) {
   out << "Critical path:";
   if (path.steps.empty()) {
     out << " no events\n";
@@ -62,7 +62,7 @@ void writeCriticalPathText(std::ostream& out, const Trace& trace, const Critical
   std::sort(longest.begin(), longest.end(), [](const auto* a, const auto* b) { return a->dur_ns > b->dur_ns; });
   if (longest.size() > 5) longest.resize(5);
   for (const PathSegment* s : longest) {
-    const std::string name = segmentLabel(trace, *s);
+    const std::string name = segmentLabel(traces, *s);
     out << "  " << formatDuration(s->dur_ns) << "  " << pathKindName(s->kind);
     if (s->rank >= 0) out << "  rank " << s->rank;
     if (!name.empty()) out << "  " << name;
@@ -74,7 +74,7 @@ void writeCriticalPathText(std::ostream& out, const Trace& trace, const Critical
         << "\n";
 }
 
-nlohmann::ordered_json criticalPathJson(const Trace& trace, const CriticalPathAnalysis& path, int64_t origin_ns) {
+nlohmann::ordered_json criticalPathJson(const PathTraces& traces, const CriticalPathAnalysis& path, int64_t origin_ns) {
   using json = nlohmann::ordered_json;
   json steps = json::array();
   for (const StepPath& p : path.steps) {
@@ -83,7 +83,7 @@ nlohmann::ordered_json criticalPathJson(const Trace& trace, const CriticalPathAn
       segments.push_back({{"kind", std::string(pathKindName(s.kind))},
                           {"rank", s.rank >= 0 ? json(s.rank) : json(nullptr)},
                           {"track", s.track},
-                          {"name", segmentName(trace, s)},
+                          {"name", segmentName(traces, s)},
                           {"start_ns", s.start_ns - origin_ns},
                           {"dur_ns", s.dur_ns}});
     json by_kind = json::object();

@@ -8,17 +8,18 @@
 #include <ostream>
 
 #include "profiling/analysis/CriticalPath.h"
-#include "profiling/trace/Trace.h"
+#include "profiling/analysis/PathTraces.h"
 
 namespace fuselab {
 
 // A section for the text summary: the median step's breakdown and longest
-// segments, the what-ifs. Ends with a newline.
-void writeCriticalPathText(std::ostream& out, const Trace& trace, const CriticalPathAnalysis& path);
+// segments, the what-ifs. Ends with a newline. `traces`: those the path was
+// read against.
+void writeCriticalPathText(std::ostream& out, const PathTraces& traces, const CriticalPathAnalysis& path);
 
 // {"steps": [{"name", "start_ns", "wall_ns", "segments": [{"kind", "rank",
 // "track", "name", "start_ns", "dur_ns"}], "by_kind": {...}, "by_rank":
 // [{"rank", "ns"}]}], "what_if": [...]}; times relative to `origin_ns`.
-nlohmann::ordered_json criticalPathJson(const Trace& trace, const CriticalPathAnalysis& path, int64_t origin_ns);
+nlohmann::ordered_json criticalPathJson(const PathTraces& traces, const CriticalPathAnalysis& path, int64_t origin_ns);
 
 }  // namespace fuselab

@@ -7,6 +7,7 @@
 
 #include "profiling/analysis/AnalysisSteps.h"
 #include "profiling/analysis/CriticalPathGraph.h"
+#include "profiling/analysis/PathTraces.h"
 #include "profiling/trace/ParallelFor.h"
 
 namespace fuselab {
@@ -44,30 +45,54 @@ struct StepGroup {
 
 // The GPU ops each annotation launched: the latest-ending one's end node
 // extends its group's end.
-void extendByGpuWork(const Trace& trace, const CriticalPathGraph& g, const std::vector<EventRef>& annotations,
+void extendByGpuWork(const PathTraces& traces, const CriticalPathGraph& g, const std::vector<EventRef>& annotations,
                      const std::vector<size_t>& group_of, std::vector<StepGroup>& groups) {
-  std::vector<std::vector<size_t>> on_track(trace.tracks.size());  // annotations by start, per track
+  std::vector<std::vector<size_t>> on_track(traces.trackCount());  // annotations by start, per track
   for (size_t i = 0; i < annotations.size(); ++i) on_track[annotations[i].track].push_back(i);
-  for (const LaunchLink& link : trace.launches()) {
-    if (!link.launch || link.gpu_ops.empty()) continue;
-    const Track& t = trace.tracks[link.launch->track];
-    const int64_t at = t.start_ns[link.launch->index];
-    const auto& candidates = on_track[link.launch->track];
-    auto it = std::upper_bound(candidates.begin(), candidates.end(), at, [&](int64_t v, size_t i) {
-      return v < t.start_ns[annotations[i].index];
-    });
-    if (it == candidates.begin()) continue;
-    const size_t ann = *std::prev(it);
-    if (at > t.end_ns(annotations[ann].index)) continue;
-    StepGroup& group = groups[group_of[ann]];
-    for (EventRef op : link.gpu_ops) {
-      uint32_t s = 0, e = 0;
-      if (g.eventNodes(op, s, e) && g.observedNs(e) > g.observedNs(group.end_node)) group.end_node = e;
+  for (size_t src = 0; src < traces.sourceCount(); ++src) {
+    const uint32_t first = traces.firstTrack(src);
+    for (const LaunchLink& link : traces.source(src).launches()) {
+      if (!link.launch || link.gpu_ops.empty()) continue;
+      const uint32_t track = first + link.launch->track;
+      const Track& t = traces.track(track);
+      const int64_t at = t.start_ns[link.launch->index];
+      const auto& candidates = on_track[track];
+      auto it = std::upper_bound(candidates.begin(), candidates.end(), at, [&](int64_t v, size_t i) {
+        return v < t.start_ns[annotations[i].index];
+      });
+      if (it == candidates.begin()) continue;
+      const size_t ann = *std::prev(it);
+      if (at > t.end_ns(annotations[ann].index)) continue;
+      StepGroup& group = groups[group_of[ann]];
+      for (EventRef op : link.gpu_ops) {
+        uint32_t s = 0, e = 0;
+        if (g.eventNodes({first + op.track, op.index}, s, e) && g.observedNs(e) > g.observedNs(group.end_node))
+          group.end_node = e;
+      }
     }
   }
 }
 
-std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g) {
+// The ProfilerStep#k annotations of every trace, by start on the aligned clock.
+std::vector<EventRef> profilerSteps(const PathTraces& traces, const CriticalPathGraph& g) {
+  if (traces.sourceCount() == 1) return findProfilerSteps(traces.source(0));
+  std::vector<std::pair<int64_t, EventRef>> by_start;
+  for (size_t src = 0; src < traces.sourceCount(); ++src)
+    for (EventRef r : findProfilerSteps(traces.source(src))) {
+      const EventRef e{traces.firstTrack(src) + r.track, r.index};
+      uint32_t s = 0, end = 0;
+      by_start.emplace_back(g.eventNodes(e, s, end) ? g.observedNs(s) : 0, e);
+    }
+  std::sort(by_start.begin(), by_start.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first
+                              : std::pair{a.second.track, a.second.index} < std::pair{b.second.track, b.second.index};
+  });
+  std::vector<EventRef> out;
+  for (const auto& [start, e] : by_start) out.push_back(e);
+  return out;
+}
+
+std::vector<StepGroup> stepGroups(const PathTraces& traces, const CriticalPathGraph& g) {
   // Keyed by (k, how many annotations k came before on the same rank): a
   // trace that repeats a step number has a step per repetition.
   std::map<std::pair<int, int>, size_t> index_of;
@@ -75,12 +100,12 @@ std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g
   std::vector<StepGroup> groups;
   std::vector<EventRef> annotations;
   std::vector<size_t> group_of;
-  for (EventRef r : findProfilerSteps(trace)) {
+  for (EventRef r : profilerSteps(traces, g)) {
     uint32_t s = 0, e = 0;
     if (!g.eventNodes(r, s, e)) continue;
-    const std::string_view name = trace.name(r);
+    const std::string_view name = traces.name(r);
     const int k = *profilerStepIndex(name);
-    auto [it, added] = index_of.try_emplace({k, seen[{trace.tracks[r.track].rank, k}]++}, groups.size());
+    auto [it, added] = index_of.try_emplace({k, seen[{traces.rank(r.track), k}]++}, groups.size());
     if (added) groups.push_back({std::string(name), s, e, false, 0});
     StepGroup& group = groups[it->second];
     if (g.observedNs(e) > g.observedNs(group.end_node)) group.end_node = e;
@@ -88,12 +113,12 @@ std::vector<StepGroup> stepGroups(const Trace& trace, const CriticalPathGraph& g
     annotations.push_back(r);
     group_of.push_back(it->second);
   }
-  extendByGpuWork(trace, g, annotations, group_of, groups);
+  extendByGpuWork(traces, g, annotations, group_of, groups);
   std::sort(groups.begin(), groups.end(), [&](const StepGroup& a, const StepGroup& b) {
     return g.observedNs(a.first_start) < g.observedNs(b.first_start);
   });
   if (groups.empty() && g.nodeCount() > 0) {
-    StepGroup whole{"whole trace", 0, 0, true, trace.beginNs()};
+    StepGroup whole{"whole trace", 0, 0, true, traces.beginNs()};
     for (uint32_t v = 1; v < g.nodeCount(); v += 2)
       if (g.observedNs(v) > g.observedNs(whole.end_node)) whole.end_node = v;
     groups.push_back(std::move(whole));
@@ -119,7 +144,7 @@ int64_t groupStart(const std::vector<StepGroup>& groups, size_t i, const NodeTim
   return std::min(times[groups[i - 1].end_node], times[group.end_node]);
 }
 
-PathSegment segmentOf(const Trace& trace, const CriticalPathGraph& g, const PathEdge& e) {
+PathSegment segmentOf(const PathTraces& traces, const CriticalPathGraph& g, const PathEdge& e) {
   PathSegment seg;
   uint32_t track = e.track;
   int64_t event = e.event;
@@ -131,13 +156,14 @@ PathSegment segmentOf(const Trace& trace, const CriticalPathGraph& g, const Path
     event = a.event;
   }
   seg.track = track;
-  seg.rank = trace.tracks[track].rank;
+  seg.rank = traces.rank(track);
   if (event >= 0) seg.event = EventRef{track, static_cast<uint32_t>(event)};
   return seg;
 }
 
 // Walks back from `node` along the dependency that set each observed time, down to `start_ns`.
-std::vector<PathSegment> walkBack(const Trace& trace, const CriticalPathGraph& g, uint32_t node, int64_t start_ns) {
+std::vector<PathSegment> walkBack(const PathTraces& traces, const CriticalPathGraph& g, uint32_t node,
+                                  int64_t start_ns) {
   const NodeTimes t{g};
   std::vector<PathSegment> segs;
   while (t[node] > start_ns) {
@@ -152,12 +178,12 @@ std::vector<PathSegment> walkBack(const Trace& trace, const CriticalPathGraph& g
     });
     if (!any) {  // nothing before this on its thread: the step waited for nothing recorded
       const PathActivity& a = g.activities()[CriticalPathGraph::activityOf(node)];
-      segs.push_back({PathKind::Idle, trace.tracks[a.track].rank, a.track, std::nullopt, start_ns, t[node] - start_ns});
+      segs.push_back({PathKind::Idle, traces.rank(a.track), a.track, std::nullopt, start_ns, t[node] - start_ns});
       break;
     }
     const int64_t from_ns = std::max(t[best.from], start_ns);
     if (t[node] > from_ns) {
-      PathSegment seg = segmentOf(trace, g, best);
+      PathSegment seg = segmentOf(traces, g, best);
       seg.start_ns = from_ns;
       seg.dur_ns = t[node] - from_ns;
       segs.push_back(seg);
@@ -199,18 +225,37 @@ constexpr std::string_view kStepsOwnTimeName = "ProfilerStep#* own time";
 struct OpKey {
   int rank;
   PathKind kind;
-  uint32_t name_id;  // or kStepsOwnTime
+  uint32_t source;   // PathTraces' (one per rank)
+  uint32_t name_id;  // in that source's strings, or kStepsOwnTime
   auto operator<=>(const OpKey&) const = default;
 };
 
-// Each name's key in OpKey: the steps' annotations share one.
-std::vector<uint32_t> opNameKeys(const Trace& trace) {
-  std::vector<uint32_t> keys(trace.strings.size());
-  for (uint32_t id = 0; id < keys.size(); ++id) keys[id] = profilerStepIndex(trace.strings.get(id)) ? kStepsOwnTime : id;
+// Each name's key in OpKey, per source: the steps' annotations share one.
+std::vector<std::vector<uint32_t>> opNameKeys(const PathTraces& traces) {
+  std::vector<std::vector<uint32_t>> keys(traces.sourceCount());
+  for (size_t src = 0; src < keys.size(); ++src) {
+    const StringTable& strings = traces.source(src).strings;
+    keys[src].resize(strings.size());
+    for (uint32_t id = 0; id < keys[src].size(); ++id)
+      keys[src][id] = profilerStepIndex(strings.get(id)) ? kStepsOwnTime : id;
+  }
   return keys;
 }
 
-std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std::vector<uint32_t>& name_keys,
+OpKey opKeyOf(const PathTraces& traces, const std::vector<std::vector<uint32_t>>& name_keys, PathKind kind,
+              EventRef e) {
+  const uint32_t src = static_cast<uint32_t>(traces.sourceIndex(e.track));
+  return {traces.rank(e.track), kind, src, name_keys[src][traces.track(e.track).name_id[e.index]]};
+}
+
+std::string opName(const PathTraces& traces, const OpKey& key) {
+  return std::string(key.name_id == kStepsOwnTime ? kStepsOwnTimeName : traces.source(key.source).strings.get(key.name_id));
+}
+
+// Ties go by rank, kind and name: the same whatever the strings' ids (a
+// merged trace's or its ranks').
+std::vector<std::pair<OpKey, int64_t>> longestOps(const PathTraces& traces,
+                                                  const std::vector<std::vector<uint32_t>>& name_keys,
                                                   const std::vector<StepPath>& steps, size_t n) {
   std::map<OpKey, int64_t> on_path;
   for (const StepPath& p : steps)
@@ -218,11 +263,14 @@ std::vector<std::pair<OpKey, int64_t>> longestOps(const Trace& trace, const std:
       if (!s.event || (s.kind != PathKind::Cpu && s.kind != PathKind::Launch && s.kind != PathKind::Gpu &&
                        s.kind != PathKind::Collective))
         continue;
-      const uint32_t name_id = trace.tracks[s.event->track].name_id[s.event->index];
-      on_path[{s.rank, s.kind, name_keys[name_id]}] += s.dur_ns;
+      on_path[opKeyOf(traces, name_keys, s.kind, *s.event)] += s.dur_ns;
     }
   std::vector<std::pair<OpKey, int64_t>> ops(on_path.begin(), on_path.end());
-  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::sort(ops.begin(), ops.end(), [&](const auto& a, const auto& b) {
+    if (a.second != b.second) return a.second > b.second;
+    return std::tuple{a.first.rank, a.first.kind, opName(traces, a.first)} <
+           std::tuple{b.first.rank, b.first.kind, opName(traces, b.first)};
+  });
   if (ops.size() > n) ops.resize(n);
   return ops;
 }
@@ -242,10 +290,15 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
 
 CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathGraph& g,
                                          const CriticalPathOptions& options) {
+  return analyzeCriticalPath(PathTraces(trace), g, options);
+}
+
+CriticalPathAnalysis analyzeCriticalPath(const PathTraces& traces, const CriticalPathGraph& g,
+                                         const CriticalPathOptions& options) {
   CriticalPathAnalysis out;
   if (g.nodeCount() == 0) return out;
   const NodeTimes t{g};
-  const std::vector<StepGroup> groups = stepGroups(trace, g);
+  const std::vector<StepGroup> groups = stepGroups(traces, g);
   // The steps' walks read the schedule only: they run side by side.
   out.steps.resize(groups.size());
   parallelFor(groups.size(), [&](size_t i) {
@@ -254,24 +307,23 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathG
     p.name = group.name;
     p.start_ns = groupStart(groups, i, t);
     p.wall_ns = t[group.end_node] - p.start_ns;
-    p.segments = walkBack(trace, g, group.end_node, p.start_ns);
+    p.segments = walkBack(traces, g, group.end_node, p.start_ns);
     addTotals(p);
   });
 
   // Each what-if schedules the whole graph again: they run side by side too.
   const int64_t before = stepsTotal(groups, t);
-  const std::vector<uint32_t> name_keys = opNameKeys(trace);
+  const std::vector<std::vector<uint32_t>> name_keys = opNameKeys(traces);
   // Up to 255 ops: each activity is marked with the op it is the time of
   // (1 + its place in `ops`; 0: none), in one pass for all of them.
-  const auto ops = longestOps(trace, name_keys, out.steps, std::min<size_t>(options.what_if_ops, 255));
+  const auto ops = longestOps(traces, name_keys, out.steps, std::min<size_t>(options.what_if_ops, 255));
   std::vector<uint8_t> op_of(g.activities().size(), 0);
-  constexpr size_t kChunk = 1 << 16;
+  constexpr size_t kChunk = 1 << 13;
   parallelFor((op_of.size() + kChunk - 1) / kChunk, [&](size_t c) {
     for (size_t a = c * kChunk; a < std::min(op_of.size(), (c + 1) * kChunk); ++a) {
       const PathActivity& act = g.activities()[a];
       if (act.event < 0) continue;
-      const Track& track = trace.tracks[act.track];
-      const OpKey key{track.rank, act.kind, name_keys[track.name_id[static_cast<size_t>(act.event)]]};
+      const OpKey key = opKeyOf(traces, name_keys, act.kind, {act.track, static_cast<uint32_t>(act.event)});
       for (size_t i = 0; i < ops.size(); ++i)
         if (ops[i].first == key) op_of[a] = static_cast<uint8_t>(i + 1);
     }
@@ -281,8 +333,7 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathG
     const auto& [key, ns] = ops[i];
     std::vector<int64_t> faster;
     g.schedule(op_of, faster, static_cast<uint8_t>(i + 1));
-    const std::string name(key.name_id == kStepsOwnTime ? kStepsOwnTimeName : trace.strings.get(key.name_id));
-    out.what_if[i] = {name, key.kind, key.rank, ns, before, stepsTotal(groups, NodeTimes{g, &faster})};
+    out.what_if[i] = {opName(traces, key), key.kind, key.rank, ns, before, stepsTotal(groups, NodeTimes{g, &faster})};
   });
   return out;
 }

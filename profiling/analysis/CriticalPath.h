@@ -90,5 +90,10 @@ CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const std::vector<C
 class CriticalPathGraph;
 CriticalPathAnalysis analyzeCriticalPath(const Trace& trace, const CriticalPathGraph& graph,
                                          const CriticalPathOptions& options = {});
+// The same over a graph of the tracks of `traces` (PathTraces.h: a run's
+// ranks as the tracks of their merge, RunCriticalPath.h).
+class PathTraces;
+CriticalPathAnalysis analyzeCriticalPath(const PathTraces& traces, const CriticalPathGraph& graph,
+                                         const CriticalPathOptions& options = {});
 
 }  // namespace fuselab

@@ -1,6 +1,6 @@
 #include "profiling/analysis/RunCriticalPath.h"
 
-#include <future>
+#include "profiling/analysis/PathTraces.h"
 
 namespace fuselab {
 
@@ -41,26 +41,16 @@ CriticalPathAnalysis analyzeRunCriticalPath(const RunAnalysis& analysis, const M
   return analyzeCriticalPath(merged.trace, deps, options);
 }
 
-MergedRunPath mergeRunWithPath(const Run& run, const RunAnalysis& analysis,
-                               const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts,
-                               const CriticalPathOptions& options) {
-  std::future<MergedRun> merging =
-      std::async(std::launch::async, [&] { return mergeRun(run, analysis.alignment.offsets_ns); });
-  // Where the merge puts each track: ranks' tracks each get a track of their
-  // own, in rank order (checked once the merge is done).
-  std::vector<std::vector<uint32_t>> track_of(run.ranks.size());
-  uint32_t next = 0;
-  for (size_t p = 0; p < run.ranks.size(); ++p)
-    for (size_t t = 0; t < run.ranks[p].trace.tracks.size(); ++t) track_of[p].push_back(next++);
-  std::optional<CriticalPathGraph> joined;
-  if (parts.size() == run.ranks.size())
-    joined = joinParts(parts, track_of, analysis.alignment.offsets_ns, next, collectiveDependencies(analysis, track_of));
-  MergedRunPath out{merging.get(), {}};
-  if (joined && out.merged.track_of == track_of)
-    out.path = analyzeCriticalPath(out.merged.trace, *joined, options);
-  else
-    out.path = analyzeRunCriticalPath(analysis, out.merged, options);
-  return out;
+std::optional<CriticalPathAnalysis> runCriticalPath(const Run& run, const RunAnalysis& analysis,
+                                                    const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts,
+                                                    const CriticalPathOptions& options) {
+  if (parts.size() != run.ranks.size()) return std::nullopt;
+  const PathTraces traces(run, analysis.alignment.offsets_ns);
+  const std::vector<std::vector<uint32_t>> track_of = traces.trackOf();
+  std::optional<CriticalPathGraph> joined = joinParts(parts, track_of, analysis.alignment.offsets_ns,
+                                                      traces.trackCount(), collectiveDependencies(analysis, track_of));
+  if (!joined) return std::nullopt;
+  return analyzeCriticalPath(traces, *joined, options);
 }
 
 }  // namespace fuselab

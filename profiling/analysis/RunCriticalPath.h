@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "profiling/analysis/CriticalPath.h"
@@ -29,15 +30,13 @@ CriticalPathAnalysis analyzeRunCriticalPath(const RunAnalysis& analysis, const M
                                             const CriticalPathOptions& options = {},
                                             const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts = {});
 
-// The merge of a run whose events were kept and its path, the ranks' parts
-// joined while the merge runs: what `fuselab analyze DIR` does after the
-// streaming pass.
-struct MergedRunPath {
-  MergedRun merged;
-  CriticalPathAnalysis path;
-};
-MergedRunPath mergeRunWithPath(const Run& run, const RunAnalysis& analysis,
-                               const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts,
-                               const CriticalPathOptions& options = {});
+// The path of a run whose events were kept, from its ranks' parts joined on
+// the aligned axis and read against the ranks' own traces as the tracks of
+// their merge (PathTraces.h), with no merged trace: what `fuselab analyze
+// DIR` does after the streaming pass. nullopt when the parts do not join
+// (a rank without its part): then build it over the merge instead.
+std::optional<CriticalPathAnalysis> runCriticalPath(const Run& run, const RunAnalysis& analysis,
+                                                    const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts,
+                                                    const CriticalPathOptions& options = {});
 
 }  // namespace fuselab

@@ -9,6 +9,7 @@
 
 #include <fstream>
 
+#include "profiling/analysis/PathTraces.h"
 #include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/analysis/RunView.h"
 #include "profiling/trace/MemoryBudget.h"
@@ -65,11 +66,28 @@ TEST(RunStreaming, PathPartsJoinIntoTheMergedRunsPath) {
     ASSERT_FALSE(built.steps.empty());
     ASSERT_FALSE(built.what_if.empty());
     test::expectSameCriticalPath(analyzeRunCriticalPath(streamed.analysis, merged, {}, streamed.path_parts), built);
-    // The same, the parts joined while the ranks are merged.
-    const MergedRunPath both = mergeRunWithPath(*streamed.run, streamed.analysis, streamed.path_parts);
-    EXPECT_EQ(both.merged.track_of, merged.track_of);
-    EXPECT_EQ(both.merged.trace.eventCount(), merged.trace.eventCount());
-    test::expectSameCriticalPath(both.path, built);
+    // Read against the ranks' own traces, with no merge (`analyze DIR`): the
+    // same path, its tracks and events the merged trace's.
+    const std::optional<CriticalPathAnalysis> unmerged =
+        runCriticalPath(*streamed.run, streamed.analysis, streamed.path_parts);
+    ASSERT_TRUE(unmerged.has_value());
+    test::expectSameCriticalPath(*unmerged, built);
+    const PathTraces traces(*streamed.run, streamed.analysis.alignment.offsets_ns);
+    EXPECT_EQ(traces.trackOf(), merged.track_of);
+    EXPECT_EQ(traces.beginNs(), merged.trace.beginNs());
+    ASSERT_EQ(traces.trackCount(), merged.trace.tracks.size());
+    for (uint32_t t = 0; t < traces.trackCount(); ++t) {
+      EXPECT_EQ(traces.rank(t), merged.trace.tracks[t].rank) << t;
+      EXPECT_EQ(traces.track(t).size(), merged.trace.tracks[t].size()) << t;
+    }
+    size_t named = 0;
+    for (const StepPath& p : unmerged->steps)
+      for (const PathSegment& seg : p.segments)
+        if (seg.event && !traces.name(*seg.event).empty()) {
+          EXPECT_EQ(traces.name(*seg.event), merged.trace.name(*seg.event));
+          ++named;
+        }
+    EXPECT_GT(named, 0u);
   }
   RunStreamOptions dropped = dropping();
   dropped.critical_path_parts = true;
