@@ -42,6 +42,8 @@ void describeGpuCollective(const Trace& trace, CollectiveEvent& c) {
 
 }  // namespace
 
+bool collectiveArgsNeeded(std::string_view op_name) { return isCollectiveCpuOp(op_name) || isCpuCollectiveName(op_name); }
+
 std::vector<CollectiveEvent> findCollectives(const Trace& trace) {
   std::vector<CollectiveEvent> out;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {

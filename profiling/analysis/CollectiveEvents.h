@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "profiling/analysis/CollectiveKind.h"
@@ -33,6 +34,11 @@ struct CollectiveEvent {
 
 // Sorted by start time. `trace` must be finalized.
 std::vector<CollectiveEvent> findCollectives(const Trace& trace);
+
+// Whether findCollectives reads the args of ops so named (the ops that
+// describe a collective, Gloo's own ops): the only args a run's summaries
+// read (ChromeImportOptions::keep_args).
+bool collectiveArgsNeeded(std::string_view op_name);
 
 // What the CPU-side ops say about a collective; filled into `c` where they
 // say it (CollectiveMetadata.cpp; findCollectives calls it for each op).

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "profiling/analysis/CollectiveEvents.h"
 #include "profiling/trace/FreedMemory.h"
 #include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TraceTextStream.h"
@@ -54,6 +55,9 @@ StreamedRun streamRun(const std::vector<fs::path>& files, const RunStreamOptions
   const bool parts = keep && options.critical_path_parts;
   TraceFilesReadOptions reading = options.reading;
   reading.memory_budget = keep ? UINT64_MAX : streamingImportBudget(out.memory_bytes);
+  // Events dropped once summarised: only the args the summaries read are
+  // kept (about half of a rank's JSON is args, copied and paged in for nothing).
+  if (!keep) reading.import.keep_args = &collectiveArgsNeeded;
   const std::vector<std::string> errors = readTraceFiles(files, reading, [&](size_t i, Trace&& t) {
     RankTrace r = rankTraceOf(files[i], std::move(t), n);
     summaries_read[i] = summarizeRank(r, options.analysis.trace);

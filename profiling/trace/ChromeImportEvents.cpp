@@ -148,7 +148,8 @@ void Importer::commitEvent(const EventFields& f) {
       e.category = categoryOf(e.cat_id);
       e.correlation = f.correlation;
       e.external_id = f.external_id;
-      if (f.args.present) e.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
+      if (f.args.present && keepsArgs(e.name_id))
+        e.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
       if (f.has_extra) {
         if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
       }
@@ -174,7 +175,7 @@ void Importer::commitEvent(const EventFields& f) {
       if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
       b.ev.dur_ns = ts - b.ev.start_ns;
       if (b.ev.args.length == 0 && f.args.present) {  // the event keeps the "E"'s args, and their placement
-        b.ev.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
+        if (keepsArgs(b.ev.name_id)) b.ev.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
         b.device = f.device;
         b.stream = f.stream;
       }
@@ -252,6 +253,14 @@ void Importer::commitEvent(const EventFields& f) {
       keepRaw();
       return;
   }
+}
+
+bool Importer::keepsArgs(uint32_t name_id) {
+  if (!keep_args_) return true;
+  if (name_id >= keeps_args_of_name_.size()) keeps_args_of_name_.resize(name_id + 1, -1);
+  int8_t& keeps = keeps_args_of_name_[name_id];
+  if (keeps < 0) keeps = keep_args_(trace_.strings.get(name_id)) ? 1 : 0;
+  return keeps;
 }
 
 std::string_view Importer::compactArgs(std::string_view args) {

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "profiling/trace/Trace.h"
 
@@ -62,6 +63,11 @@ struct ChromeImportOptions {
   bool parallel = true;
   ImportProgress* progress = nullptr;  // optional; must outlive the import
   ImportWindowStats* stats = nullptr;  // optional; filled by the import
+  // Null: every event keeps its args. Else only events whose name it
+  // accepts do (the others keep what the columns hold: correlation,
+  // External id, device, stream); every event's args are still checked. A
+  // run whose events are dropped once summarised reads only a few ops' args.
+  bool (*keep_args)(std::string_view name) = nullptr;
 };
 
 // Reads a .json or .json.gz file (gzip is recognised by its magic bytes, not

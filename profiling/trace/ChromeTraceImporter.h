@@ -128,6 +128,7 @@ class Importer {
         stream_(stream),
         progress_(options.progress),
         stats_(options.stats),
+        keep_args_(options.keep_args),
         memory_limit_(memory_limit),
         parallel_(options.parallel) {}
 
@@ -233,6 +234,8 @@ class Importer {
   // Args printed over many lines (pretty-printed JSON) without their
   // whitespace, so that they take no more memory than on one line.
   std::string_view compactArgs(std::string_view args);
+  // Whether an event named `name_id` keeps its args (ChromeImportOptions::keep_args).
+  bool keepsArgs(uint32_t name_id);
   size_t keepText(size_t begin, size_t end) { return raw_text_.add(committedText(begin, end)); }
   void reportProgress();
 
@@ -248,6 +251,8 @@ class Importer {
   size_t n_ = SIZE_MAX;    // the text's length, once at_eof_
   TextArena raw_text_;
   std::string compact_args_;  // compactArgs' result
+  bool (*keep_args_)(std::string_view);
+  std::vector<int8_t> keeps_args_of_name_;  // keep_args_ per name id: -1 not asked yet
   Form form_ = Form::Object;
 
   // Windows in flight, used in turn: the reader (and, reading ahead, the

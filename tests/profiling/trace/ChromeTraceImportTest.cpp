@@ -388,6 +388,40 @@ TEST(ChromeTraceImport, BeginEndPairsBecomeCompleteEvents) {
   EXPECT_NE(t.meta.warnings[0].find("'E'"), std::string::npos);
 }
 
+// ChromeImportOptions::keep_args: only the events it names keep their args;
+// the others still fill the columns from theirs, and every args is checked.
+bool keepsCommsArgs(std::string_view name) { return name == "record_param_comms"; }
+
+TEST(ChromeTraceImport, ArgsAreKeptForTheNamedEventsOnly) {
+  const std::string text = wrap(R"({"ph": "X", "name": "aten::mm", "pid": 1, "tid": 2, "ts": 10, "dur": 5,
+      "args": {"External id": 7, "Input Dims": [[2, 3]]}},
+    {"ph": "B", "name": "record_param_comms", "pid": 1, "tid": 2, "ts": 20, "args": {"Group size": 2}},
+    {"ph": "E", "pid": 1, "tid": 2, "ts": 30},
+    {"ph": "X", "name": "kernel", "cat": "kernel", "pid": 0, "tid": 7, "ts": 40, "dur": 5, "args": {"correlation": 9}})");
+  ChromeImportOptions o;
+  o.keep_args = &keepsCommsArgs;
+  for (bool parallel : {true, false}) {
+    o.parallel = parallel;
+    const Trace t = importChromeTraceFromBuffer(text, "t.json", o);
+    const Trace all = importChromeTraceFromBuffer(text, "t.json");
+    ASSERT_EQ(t.eventCount(), 3u);
+    const Track& cpu = *std::find_if(t.tracks.begin(), t.tracks.end(), [](const Track& tr) { return tr.size() == 2; });
+    EXPECT_EQ(t.argsJson(cpu.args[0]), "") << "aten::mm's args are not kept";
+    EXPECT_EQ(cpu.external_id[0], 7) << "its columns still are";
+    EXPECT_EQ(t.argsJson(cpu.args[1]), R"({"Group size": 2})");
+    EXPECT_LT(t.args_text->size(), all.args_text->size());
+    for (const Track& tr : t.tracks)
+      for (size_t i = 0; i < tr.size(); ++i)
+        if (tr.category[i] == Category::Kernel) EXPECT_EQ(tr.correlation[i], 9);
+  }
+  try {
+    importChromeTraceFromBuffer(wrap(R"({"ph": "X", "name": "aten::mm", "pid": 1, "tid": 2, "ts": 10, "dur": 5,
+        "args": {"Input Dims": [[2, 3]}})"), "t.json", o);
+    ADD_FAILURE() << "malformed args that are not kept were accepted";
+  } catch (const TraceImportError&) {
+  }
+}
+
 TEST(ChromeTraceImport, OtherFlowsBindToTheEnclosingEvents) {
   Trace t = load(wrap(R"(
     {"ph": "X", "cat": "cpu_op", "name": "fwd", "pid": 1, "tid": 1, "ts": 10, "dur": 10},
