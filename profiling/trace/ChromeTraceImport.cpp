@@ -58,7 +58,7 @@ void Importer::forgetBefore(size_t offset) {
 
 void Importer::reportProgress() {
   uint64_t read = text_base_ + text_.size();
-  if (memory_limit_ && importPeakEstimate(read) > memory_limit_)
+  if (memory_limit_ && importPeakEstimate(read, keep_args_ == nullptr) > memory_limit_)
     throw TraceImportError(source_ + ": too large to open here: " + formatBytes(read) +
                            " of JSON read so far, and opening it would need more than the " +
                            formatBytes(memory_limit_) + " of memory available");
@@ -115,7 +115,7 @@ namespace {
 Trace importStream(TraceTextStream& stream, std::string name, const ChromeImportOptions& options) {
   uint64_t limit = 0;
   if (auto avail = availableMemory()) {
-    uint64_t need = importPeakEstimate(stream.textSizeHint());
+    uint64_t need = importPeakEstimate(stream.textSizeHint(), options.keep_args == nullptr);
     if (need > avail->bytes)
       throw TraceImportError(name + ": too large to open here: " + formatBytes(stream.textSizeHint()) +
                              " of JSON would need about " + formatBytes(need) + " of memory, but " +

@@ -28,7 +28,9 @@ std::optional<uint64_t> parseByteSize(std::string_view text);
 
 // The peak memory the importer needs for `json_bytes` of (decompressed) JSON:
 // the columns and the args text it keeps, plus its read-ahead buffers.
-uint64_t importPeakEstimate(uint64_t json_bytes);
+// every_args false: an import that keeps few events' args
+// (ChromeImportOptions::keep_args).
+uint64_t importPeakEstimate(uint64_t json_bytes, bool every_args = true);
 
 // "1.2 GB", "340 MB", "12 kB"
 std::string formatBytes(uint64_t bytes);

@@ -88,7 +88,8 @@ std::vector<std::string> readTraceFiles(const std::vector<fs::path>& files, cons
   FilesReadProgress& progress = options.progress ? *options.progress : own_progress;
   FilesReadProgressWriter::start(progress, files);
   std::vector<uint64_t> peaks(n);
-  for (size_t i = 0; i < n; ++i) peaks[i] = importPeakEstimate(traceTextSizeHint(files[i]));
+  for (size_t i = 0; i < n; ++i)
+    peaks[i] = importPeakEstimate(traceTextSizeHint(files[i]), options.import.keep_args == nullptr);
   MemoryGate gate(options.memory_budget);
   std::vector<std::string> errors(n);
   std::vector<std::exception_ptr> failed(n);
