@@ -65,23 +65,27 @@ struct TrackCopy {
   size_t id_part;  // rankId's rank_pos
 };
 
+// Column by column (each a loop the compiler vectorises where it can): the
+// events Trace::append would add one by one. Depth is finalize's.
 void copyTrack(const TrackCopy& c, Trace& into) {
   const Track& src = *c.src;
+  Track& dst = into.tracks[c.dst_index];
+  const size_t n = src.size(), at = dst.size();
+  auto copy = [&](const auto& from, auto& to, auto&& f) {
+    to.resize(at + n);
+    for (size_t i = 0; i < n; ++i) to[at + i] = f(from[i]);
+  };
   const std::vector<uint32_t>& ids = *c.ids;
   const int64_t offset = c.offset;
-  into.tracks[c.dst_index].reserve(src.size());
-  for (size_t i = 0; i < src.size(); ++i) {
-    Trace::NewEvent e;
-    e.start_ns = src.start_ns[i] + offset;
-    e.dur_ns = src.dur_ns[i];
-    e.name_id = ids[src.name_id[i]];
-    e.cat_id = ids[src.cat_id[i]];
-    e.category = src.category[i];
-    e.correlation = rankId(src.correlation[i], c.id_part);
-    e.external_id = rankId(src.external_id[i], c.id_part);
-    e.args = (*c.args)(src.args[i]);
-    into.append(c.dst_index, e);
-  }
+  copy(src.start_ns, dst.start_ns, [&](int64_t t) { return t + offset; });
+  copy(src.dur_ns, dst.dur_ns, [](int64_t d) { return d; });
+  copy(src.name_id, dst.name_id, [&](uint32_t id) { return ids[id]; });
+  copy(src.cat_id, dst.cat_id, [&](uint32_t id) { return ids[id]; });
+  copy(src.category, dst.category, [](Category k) { return k; });
+  dst.depth.resize(at + n, 0);
+  copy(src.correlation, dst.correlation, [&](int64_t id) { return rankId(id, c.id_part); });
+  copy(src.external_id, dst.external_id, [&](int64_t id) { return rankId(id, c.id_part); });
+  copy(src.args, dst.args, [&](ArgsRef r) { return (*c.args)(r); });
 }
 
 }  // namespace
