@@ -154,7 +154,8 @@ void Importer::commitEvent(const EventFields& f) {
         if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
       }
       if (ph == 'B') {
-        open_begins_[track].push_back(PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), f.index, f.device, f.stream});
+        open_begins_[track].push_back(
+            PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), f.index, f.device, f.stream, f.args.present});
         return;
       }
       makeRoom(track, f.begin);
@@ -174,7 +175,7 @@ void Importer::commitEvent(const EventFields& f) {
       it->second.pop_back();
       if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
       b.ev.dur_ns = ts - b.ev.start_ns;
-      if (b.ev.args.length == 0 && f.args.present) {  // the event keeps the "E"'s args, and their placement
+      if (!b.has_args && f.args.present) {  // the event keeps the "E"'s args, and their placement
         if (keepsArgs(b.ev.name_id)) b.ev.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
         b.device = f.device;
         b.stream = f.stream;

@@ -19,6 +19,7 @@ struct PendingBegin {  // a "B" waiting for its "E"
   size_t text_at;  // its raw text in Importer::raw_text_
   size_t index;
   int64_t device, stream;  // from the "B"'s args
+  bool has_args;           // the "B" had args (kept or not: ChromeImportOptions::keep_args)
 };
 
 struct FlowEnd {

@@ -39,6 +39,35 @@ class FixtureImport : public ::testing::TestWithParam<std::string> {
   Trace trace_;
 };
 
+// An import that keeps no event's args gives the same trace otherwise: the
+// columns filled from the args, the lanes' placement, the links.
+TEST_P(FixtureImport, KeepingNoArgsChangesNothingElse) {
+  ChromeImportOptions o;
+  o.keep_args = +[](std::string_view) { return false; };
+  const Trace lean = importChromeTrace(test::fixtureGz(GetParam()), o);
+  ASSERT_EQ(lean.tracks.size(), trace_.tracks.size());
+  for (size_t ti = 0; ti < lean.tracks.size(); ++ti) {
+    const Track& a = lean.tracks[ti];
+    const Track& b = trace_.tracks[ti];
+    EXPECT_EQ(a.start_ns, b.start_ns) << ti;
+    EXPECT_EQ(a.dur_ns, b.dur_ns) << ti;
+    EXPECT_EQ(a.category, b.category) << ti;
+    EXPECT_EQ(a.depth, b.depth) << ti;
+    EXPECT_EQ(a.correlation, b.correlation) << ti;
+    EXPECT_EQ(a.external_id, b.external_id) << ti;
+    EXPECT_EQ(a.kind, b.kind) << ti;
+    EXPECT_EQ(a.device, b.device) << ti;
+    EXPECT_EQ(a.stream, b.stream) << ti;
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(lean.strings.get(a.name_id[i]), trace_.strings.get(b.name_id[i])) << ti << "/" << i;
+      EXPECT_EQ(a.args[i].length, 0u) << ti << "/" << i;
+    }
+  }
+  EXPECT_EQ(lean.flows.size(), trace_.flows.size());
+  EXPECT_EQ(lean.launches().size(), trace_.launches().size());
+  EXPECT_TRUE(lean.args_text->empty());
+}
+
 TEST_P(FixtureImport, EveryCompleteEventLandsOnItsLane) {
   std::map<std::pair<std::string, std::string>, size_t> per_lane;
   size_t x_events = 0;
