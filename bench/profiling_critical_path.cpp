@@ -119,7 +119,7 @@ void Run16(benchmark::State& state) {
     auto analyzeWith = [&] {
       const auto t0 = Clock::now();
       const StreamedRun streamed = streamRun(files, withParts);
-      benchmark::DoNotOptimize(runCriticalPath(*streamed.run, streamed.analysis, streamed.path_parts)->steps.size());
+      benchmark::DoNotOptimize(runCriticalPath(*streamed.run, streamed.analysis, streamed.path_parts).value().steps.size());
       with = seconds(t0, Clock::now());
     };
     if (with_first) analyzeWith(), analyzeWithout();
@@ -130,7 +130,7 @@ void Run16(benchmark::State& state) {
     const Run& run = *streamed.run;
     const RunAnalysis& a = streamed.analysis;
     const auto t1 = Clock::now();  // the path alone, as `analyze DIR` reads it
-    benchmark::DoNotOptimize(runCriticalPath(run, a, streamed.path_parts)->steps.size());
+    benchmark::DoNotOptimize(runCriticalPath(run, a, streamed.path_parts).value().steps.size());
     const auto t2 = Clock::now();
     // For comparison, one after another: a merge of the ranks (the window's
     // lanes; `analyze DIR` needs none), the collectives' dependencies, the

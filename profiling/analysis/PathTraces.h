@@ -3,8 +3,7 @@
 // seen as the tracks of their merge without merging them. RunMerge.h lays
 // each rank's tracks after the ranks before it, keeps every event's index
 // and moves each rank's clock by its offset; so do these tracks. A run's
-// path can then be read while its merge is still running, or with no merge
-// at all (`fuselab analyze DIR`).
+// path is then read with no merge at all (`fuselab analyze DIR`).
 #pragma once
 
 #include <cstdint>
@@ -25,10 +24,7 @@ class PathTraces {
   const Track& track(uint32_t t) const { return sourceOf(t).trace->tracks[t - sourceOf(t).first_track]; }
   // Track::rank of one trace; the rank of a run's rank.
   int rank(uint32_t t) const { return sourceOf(t).rank >= 0 ? sourceOf(t).rank : track(t).rank; }
-  std::string_view name(EventRef e) const {
-    const Source& s = sourceOf(e.track);
-    return s.trace->strings.get(s.trace->tracks[e.track - s.first_track].name_id[e.index]);
-  }
+  std::string_view name(EventRef e) const { return sourceOf(e.track).trace->strings.get(track(e.track).name_id[e.index]); }
   // The earliest event's start on the aligned clock (Trace::beginNs of the merge).
   int64_t beginNs() const;
   // Where the merge puts each rank position's tracks (MergedRun::track_of).
