@@ -44,12 +44,16 @@ struct StepGroup {
 };
 
 // The GPU ops each annotation launched: the latest-ending one's end node
-// extends its group's end.
+// extends its group's end. Each trace's launches are read on a core of
+// their own, their latest ends then taken together.
 void extendByGpuWork(const PathTraces& traces, const CriticalPathGraph& g, const std::vector<EventRef>& annotations,
                      const std::vector<size_t>& group_of, std::vector<StepGroup>& groups) {
   std::vector<std::vector<size_t>> on_track(traces.trackCount());  // annotations by start, per track
   for (size_t i = 0; i < annotations.size(); ++i) on_track[annotations[i].track].push_back(i);
-  for (size_t src = 0; src < traces.sourceCount(); ++src) {
+  std::vector<std::vector<uint32_t>> end_of(traces.sourceCount());  // per source, per group: its latest end node
+  parallelFor(traces.sourceCount(), [&](size_t src) {
+    std::vector<uint32_t>& ends = end_of[src];
+    for (const StepGroup& group : groups) ends.push_back(group.end_node);
     const uint32_t first = traces.firstTrack(src);
     for (const LaunchLink& link : traces.source(src).launches()) {
       if (!link.launch || link.gpu_ops.empty()) continue;
@@ -63,14 +67,16 @@ void extendByGpuWork(const PathTraces& traces, const CriticalPathGraph& g, const
       if (it == candidates.begin()) continue;
       const size_t ann = *std::prev(it);
       if (at > t.end_ns(annotations[ann].index)) continue;
-      StepGroup& group = groups[group_of[ann]];
+      uint32_t& end = ends[group_of[ann]];
       for (EventRef op : link.gpu_ops) {
         uint32_t s = 0, e = 0;
-        if (g.eventNodes({first + op.track, op.index}, s, e) && g.observedNs(e) > g.observedNs(group.end_node))
-          group.end_node = e;
+        if (g.eventNodes({first + op.track, op.index}, s, e) && g.observedNs(e) > g.observedNs(end)) end = e;
       }
     }
-  }
+  });
+  for (const std::vector<uint32_t>& ends : end_of)
+    for (size_t k = 0; k < groups.size(); ++k)
+      if (g.observedNs(ends[k]) > g.observedNs(groups[k].end_node)) groups[k].end_node = ends[k];
 }
 
 // The ProfilerStep#k annotations of every trace, by start on the aligned clock.
@@ -233,12 +239,12 @@ struct OpKey {
 // Each name's key in OpKey, per source: the steps' annotations share one.
 std::vector<std::vector<uint32_t>> opNameKeys(const PathTraces& traces) {
   std::vector<std::vector<uint32_t>> keys(traces.sourceCount());
-  for (size_t src = 0; src < keys.size(); ++src) {
+  parallelFor(keys.size(), [&](size_t src) {
     const StringTable& strings = traces.source(src).strings;
     keys[src].resize(strings.size());
     for (uint32_t id = 0; id < keys[src].size(); ++id)
       keys[src][id] = profilerStepIndex(strings.get(id)) ? kStepsOwnTime : id;
-  }
+  });
   return keys;
 }
 

@@ -268,7 +268,7 @@ void CriticalPathGraph::finish() {
   in_begin_.assign(n + 1, 0);
   for (const PathEdge& e : edges_) ++in_begin_[e.to + 1];
   for (size_t i = 0; i < n; ++i) in_begin_[i + 1] += in_begin_[i];
-  std::vector<PathEdge> by_to(edges_.size());
+  UninitializedVector<PathEdge> by_to(edges_.size());
   std::vector<uint32_t> fill(in_begin_.begin(), in_begin_.end() - 1);
   for (const PathEdge& e : edges_) by_to[fill[e.to]++] = e;
   edges_ = std::move(by_to);
@@ -319,7 +319,12 @@ void CriticalPathGraph::observedTimes(std::vector<int64_t>& times) const {
 
 void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector<int64_t>& times,
                                  uint8_t which) const {
-  observedTimes(times);
+  // Nodes outside the order (on a cycle) keep their observed times; when
+  // there are none, each node's time is written in order alone.
+  if (order_.size() == nodeCount())
+    times.resize(nodeCount());
+  else
+    observedTimes(times);
   for (uint32_t v : order_) {
     const size_t a = activityOf(v);
     const PathActivity& act = activities_[a];
@@ -330,7 +335,8 @@ void CriticalPathGraph::schedule(const std::vector<uint8_t>& halved, std::vector
     } else if (act.chained) {
       t = times[endNode(a - 1)];
     } else if (in_begin_[v] == in_begin_[v + 1]) {
-      continue;  // nothing before it: as observed
+      times[v] = act.start_ns;  // nothing before it: as observed
+      continue;
     }
     // A faster collective also moves data faster once its last rank arrived.
     const bool faster_collective = v % 2 && !halved.empty() && halved[a] == which;

@@ -19,6 +19,7 @@
 
 #include "profiling/analysis/CriticalPath.h"
 #include "profiling/trace/Trace.h"
+#include "profiling/trace/UninitializedVector.h"
 
 namespace fuselab {
 
@@ -70,7 +71,7 @@ class CriticalPathGraph {
     return node % 2 ? a.end_ns : a.start_ns;
   }
 
-  const std::vector<PathActivity>& activities() const { return activities_; }
+  const UninitializedVector<PathActivity>& activities() const { return activities_; }
   // Calls f(const PathEdge&) for each edge into `node`: the activity's own
   // duration into an end node, the thread order into a chained start, and
   // the dependencies. None: the node keeps its observed time.
@@ -103,7 +104,7 @@ class CriticalPathGraph {
   // One track's activities and its events' nodes, numbered from 0 (built
   // side by side, then laid end to end).
   struct TrackActivities {
-    std::vector<PathActivity> activities;
+    UninitializedVector<PathActivity> activities;
     std::vector<uint32_t> event_start, event_end;
   };
   // is_sync, is_cpu_collective: per name id.
@@ -130,15 +131,16 @@ class CriticalPathGraph {
   // in the graph's nodes): each part's nodes in their order, a node held
   // while a dependency of it added after `grouped` (a collective) leads
   // from a node not yet ordered. False when the parts hold each other up.
-  bool orderFromParts(const std::vector<uint32_t>& staged, const std::vector<std::pair<size_t, size_t>>& ranges,
+  bool orderFromParts(const UninitializedVector<uint32_t>& staged, const std::vector<std::pair<size_t, size_t>>& ranges,
                       size_t grouped);
 
-  std::vector<PathActivity> activities_;
+  // Unwritten on resize: join() fills them on every core.
+  UninitializedVector<PathActivity> activities_;
   // Dependencies only (durations and thread order are implicit): grouped by
   // the node they lead to, [in_begin_[v], in_begin_[v + 1]).
-  std::vector<PathEdge> edges_;
-  std::vector<uint32_t> in_begin_;
-  std::vector<uint32_t> order_;  // topological
+  UninitializedVector<PathEdge> edges_;
+  UninitializedVector<uint32_t> in_begin_;
+  UninitializedVector<uint32_t> order_;  // topological
   // Per track: its activities (a CPU thread's slices, a stream's ops), [first, last) of activities_.
   std::vector<std::pair<size_t, size_t>> track_activities_;
   OpsByEnd gpu_by_end_;

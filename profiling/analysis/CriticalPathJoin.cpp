@@ -44,15 +44,18 @@ std::optional<CriticalPathGraph> CriticalPathGraph::join(const std::vector<const
     first_activity[p + 1] = first_activity[p] + (parts[p] ? parts[p]->activities_.size() : 0);
     first_edge[p + 1] = first_edge[p] + (parts[p] ? parts[p]->edges_.size() : 0);
   }
+  // Every element of these is written below, part by part, on every core.
   CriticalPathGraph g;
   g.activities_.resize(first_activity.back());
   g.edges_.resize(first_edge.back());
-  g.in_begin_.assign(g.nodeCount() + 1, static_cast<uint32_t>(g.edges_.size()));
+  g.in_begin_.resize(g.nodeCount() + 1);
+  g.in_begin_.back() = static_cast<uint32_t>(g.edges_.size());
   g.track_activities_.assign(merged_tracks, {0, 0});
   g.event_start_.resize(merged_tracks);
   g.event_end_.resize(merged_tracks);
-  std::vector<uint32_t> staged(g.nodeCount());  // the parts' orders, end to end
-  std::vector<std::pair<size_t, size_t>> ranges(parts.size());
+  UninitializedVector<uint32_t> staged(g.nodeCount());  // the parts' orders, end to end
+  std::vector<std::pair<size_t, size_t>> ranges(parts.size());  // of staged (a part without one: empty)
+  for (size_t p = 0; p < parts.size(); ++p) ranges[p] = {startNode(first_activity[p]), startNode(first_activity[p])};
   parallelFor(parts.size(), [&](size_t p) {
     if (!parts[p]) return;
     const CriticalPathGraph& part = *parts[p];
@@ -103,7 +106,7 @@ void CriticalPathGraph::groupAdded(size_t grouped) {
   std::vector<PathEdge> added(edges_.begin() + static_cast<std::ptrdiff_t>(grouped), edges_.end());
   if (added.empty()) return;
   std::stable_sort(added.begin(), added.end(), [](const PathEdge& a, const PathEdge& b) { return a.to < b.to; });
-  std::vector<PathEdge> edges;
+  UninitializedVector<PathEdge> edges;
   edges.reserve(edges_.size());
   size_t copied = 0;  // of the grouped ones
   for (const PathEdge& e : added) {
@@ -125,36 +128,70 @@ void CriticalPathGraph::groupAdded(size_t grouped) {
   in_begin_.back() = static_cast<uint32_t>(edges_.size());
 }
 
-bool CriticalPathGraph::orderFromParts(const std::vector<uint32_t>& staged,
+bool CriticalPathGraph::orderFromParts(const UninitializedVector<uint32_t>& staged,
                                        const std::vector<std::pair<size_t, size_t>>& ranges, size_t grouped) {
-  // Per node: ordered yet (1), held by added dependencies (2).
-  std::vector<uint8_t> state(nodeCount(), 0);
-  for (size_t k = grouped; k < edges_.size(); ++k) state[edges_[k].to] = 2;
+  // Each node's place in staged (kNone: in no part's order), filled part by
+  // part: a node's part is the last whose range begins at or before it.
+  const size_t parts = ranges.size();
+  UninitializedVector<uint32_t> place(nodeCount());
+  parallelFor(parts, [&](size_t p) {
+    const size_t nodes_end = p + 1 < parts ? ranges[p + 1].first : nodeCount();
+    std::fill(place.begin() + static_cast<std::ptrdiff_t>(ranges[p].first),
+              place.begin() + static_cast<std::ptrdiff_t>(nodes_end), kNone);
+    for (size_t i = ranges[p].first; i < ranges[p].second; ++i) place[staged[i]] = static_cast<uint32_t>(i);
+  });
+  auto partOf = [&](uint32_t v) {
+    const auto it = std::upper_bound(ranges.begin(), ranges.end(), v,
+                                     [](uint32_t node, const auto& r) { return node < r.first; });
+    return static_cast<size_t>(it - ranges.begin()) - 1;
+  };
   std::vector<std::pair<uint32_t, uint32_t>> holds;  // (to, from), by to
   for (size_t k = grouped; k < edges_.size(); ++k) holds.emplace_back(edges_[k].to, edges_[k].from);
   std::sort(holds.begin(), holds.end());
+  // Per part, the places of its held nodes, in order.
+  std::vector<std::vector<uint32_t>> held(parts);
+  for (size_t k = 0; k < holds.size(); ++k)
+    if ((k == 0 || holds[k].first != holds[k - 1].first) && place[holds[k].first] != kNone)
+      held[partOf(holds[k].first)].push_back(place[holds[k].first]);
+  for (std::vector<uint32_t>& h : held) std::sort(h.begin(), h.end());
+
+  // Each part's order runs on from next[p] up to its next held node, which
+  // goes once every node it waits for is ordered. The runs are only noted
+  // here and copied into order_ side by side after.
+  std::vector<size_t> next(parts), next_held(parts, 0);
+  for (size_t p = 0; p < parts; ++p) next[p] = ranges[p].first;
+  auto ordered = [&](uint32_t u) { return place[u] != kNone && place[u] < next[partOf(u)]; };
   auto ready = [&](uint32_t v) {
-    if (!(state[v] & 2)) return true;
     for (auto it = std::lower_bound(holds.begin(), holds.end(), std::pair{v, 0u}); it != holds.end() && it->first == v;
          ++it)
-      if (!(state[it->second] & 1)) return false;
+      if (!ordered(it->second)) return false;
     return true;
   };
-  order_.clear();
-  order_.reserve(staged.size());
-  std::vector<size_t> next(ranges.size());
-  for (size_t p = 0; p < ranges.size(); ++p) next[p] = ranges[p].first;
+  std::vector<std::pair<size_t, size_t>> runs;  // [begin, end) of staged, in order_'s order
   for (bool moved = true; moved;) {
     moved = false;
-    for (size_t p = 0; p < ranges.size(); ++p)
-      for (; next[p] < ranges[p].second && ready(staged[next[p]]); ++next[p]) {
-        state[staged[next[p]]] |= 1;
-        order_.push_back(staged[next[p]]);
-        moved = true;
+    for (size_t p = 0; p < parts; ++p) {
+      const size_t begin = next[p];
+      while (next[p] < ranges[p].second) {
+        const bool at_held = next_held[p] < held[p].size() && held[p][next_held[p]] == next[p];
+        if (at_held && !ready(staged[next[p]])) break;
+        if (at_held) ++next_held[p];
+        next[p] = next_held[p] < held[p].size() ? std::max<size_t>(held[p][next_held[p]], next[p] + 1)
+                                                : ranges[p].second;
       }
+      if (next[p] > begin) runs.emplace_back(begin, next[p]), moved = true;
+    }
   }
-  for (size_t p = 0; p < ranges.size(); ++p)
+  for (size_t p = 0; p < parts; ++p)
     if (next[p] < ranges[p].second) return false;
+  std::vector<size_t> at(runs.size() + 1, 0);
+  for (size_t r = 0; r < runs.size(); ++r) at[r + 1] = at[r] + runs[r].second - runs[r].first;
+  order_.resize(at.back());
+  parallelFor(runs.size(), [&](size_t r) {
+    std::copy(staged.begin() + static_cast<std::ptrdiff_t>(runs[r].first),
+              staged.begin() + static_cast<std::ptrdiff_t>(runs[r].second),
+              order_.begin() + static_cast<std::ptrdiff_t>(at[r]));
+  });
   return true;
 }
 

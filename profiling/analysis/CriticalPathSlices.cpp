@@ -25,7 +25,7 @@ PathKind cpuKind(const Trace& trace, const Track& t, size_t i, const std::vector
 void CriticalPathGraph::cpuSlices(const Trace& trace, uint32_t ti, const std::vector<uint8_t>& is_sync,
                                   const std::vector<uint8_t>& is_cpu_collective, TrackActivities& out) {
   const Track& t = trace.tracks[ti];
-  std::vector<PathActivity>& slices = out.activities;
+  auto& slices = out.activities;
   std::vector<uint32_t>& starts = out.event_start;
   std::vector<uint32_t>& ends = out.event_end;
   starts.assign(t.size(), kNone);
