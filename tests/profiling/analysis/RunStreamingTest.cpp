@@ -9,6 +9,7 @@
 
 #include <fstream>
 
+#include "profiling/analysis/CriticalPathGraph.h"
 #include "profiling/analysis/PathTraces.h"
 #include "profiling/analysis/RunCriticalPath.h"
 #include "profiling/analysis/RunView.h"
@@ -66,6 +67,19 @@ TEST(RunStreaming, PathPartsJoinIntoTheMergedRunsPath) {
     ASSERT_FALSE(built.steps.empty());
     ASSERT_FALSE(built.what_if.empty());
     test::expectSameCriticalPath(analyzeRunCriticalPath(streamed.analysis, merged, {}, streamed.path_parts), built);
+    // The joined graph's order (each part's, held at the collectives) is a
+    // topological one of every node: scheduling nothing halved gives every
+    // observed time.
+    std::vector<const CriticalPathGraph*> parts;
+    for (const auto& p : streamed.path_parts) parts.push_back(p.get());
+    const std::optional<CriticalPathGraph> joined =
+        CriticalPathGraph::join(parts, merged.track_of, streamed.analysis.alignment.offsets_ns,
+                                merged.trace.tracks.size(), collectiveDependencies(streamed.analysis, merged));
+    ASSERT_TRUE(joined.has_value());
+    std::vector<int64_t> scheduled, observed;
+    joined->schedule({}, scheduled);
+    joined->observedTimes(observed);
+    EXPECT_EQ(scheduled, observed);
     // Read against the ranks' own traces, with no merge (`analyze DIR`): the
     // same path, its tracks and events the merged trace's.
     const std::optional<CriticalPathAnalysis> unmerged =
