@@ -81,6 +81,17 @@ class MemoryGate {
 
 }  // namespace
 
+ReadingPlan planReading(size_t files, unsigned cores, uint64_t largest_peak, const TraceFilesReadOptions& options) {
+  const auto capped = [&](uint64_t k) {
+    return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>(k, files)));
+  };
+  if (options.threads) return {capped(options.threads), !options.import.parallel};
+  const uint64_t fit = largest_peak ? std::max<uint64_t>(1, options.memory_budget / largest_peak) : files;
+  const uint64_t at_once = std::min<uint64_t>({files, cores, fit});
+  if (options.import.parallel && at_once >= std::max(2u, cores * 3 / 4)) return {capped(at_once), true};
+  return {capped(std::max(2u, cores / 2)), !options.import.parallel};
+}
+
 std::vector<std::string> readTraceFiles(const std::vector<fs::path>& files, const TraceFilesReadOptions& options,
                                         const std::function<void(size_t, Trace&&)>& use) {
   const size_t n = files.size();
@@ -90,6 +101,8 @@ std::vector<std::string> readTraceFiles(const std::vector<fs::path>& files, cons
   std::vector<uint64_t> peaks(n);
   for (size_t i = 0; i < n; ++i)
     peaks[i] = importPeakEstimate(traceTextSizeHint(files[i]), options.import.keep_args == nullptr);
+  const ReadingPlan plan = planReading(n, std::max(1u, std::thread::hardware_concurrency()),
+                                       n ? *std::max_element(peaks.begin(), peaks.end()) : 0, options);
   MemoryGate gate(options.memory_budget);
   std::vector<std::string> errors(n);
   std::vector<std::exception_ptr> failed(n);
@@ -100,6 +113,7 @@ std::vector<std::string> readTraceFiles(const std::vector<fs::path>& files, cons
       std::optional<Trace> trace;
       try {
         ChromeImportOptions import = options.import;
+        import.parallel = !plan.parse_alone;
         import.progress = FilesReadProgressWriter::file(progress, i);
         trace = importChromeTrace(files[i], import);
       } catch (const TraceImportCancelled&) {
@@ -115,12 +129,8 @@ std::vector<std::string> readTraceFiles(const std::vector<fs::path>& files, cons
       FilesReadProgressWriter::fileDone(progress, i);
     }
   };
-  // Each import parses on a second thread: half as many files as cores, but
-  // two at least, so that one file's use overlaps the next one's import.
-  unsigned threads = options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency() / 2);
-  threads = static_cast<unsigned>(std::min<size_t>(threads, n));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  for (unsigned t = 1; t < plan.threads; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
   if (progress.cancelled()) throw TraceImportCancelled("reading the files was cancelled");

@@ -1,6 +1,7 @@
 // Reading trace files side by side (TraceFileReader.h): every file handed
 // over once, unreadable ones named, the memory budget holding imports to one
-// at a time, a failing use rethrown, progress and cancel.
+// at a time, how many files are read at once, a failing use rethrown,
+// progress and cancel.
 #include "profiling/trace/TraceFileReader.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "profiling/trace/MemoryBudget.h"
 #include "tests/support/RankFiles.h"
 #include "tests/support/TestPaths.h"
 
@@ -58,6 +60,32 @@ TEST(TraceFileReader, ABudgetBelowOneImportReadsOneFileAtATime) {
     --in_use;
   });
   EXPECT_EQ(most.load(), 1);
+}
+
+// A file per core, each parsed alone, once memory lets three quarters of
+// the cores (two at least) read one; else half as many files as cores,
+// each parsed on two threads; and what the caller asked for when it did.
+TEST(TraceFileReader, ReadsAFilePerCoreWhenNearlyEveryCoreFitsOne) {
+  const uint64_t peak = importPeakEstimate(uint64_t(396) << 20, false);  // one of a large run's ranks
+  TraceFilesReadOptions o;
+  auto plan = [&](size_t files, unsigned cores, uint64_t budget) {
+    o.memory_budget = budget;
+    const ReadingPlan p = planReading(files, cores, peak, o);
+    return std::pair{p.threads, p.parse_alone};
+  };
+  EXPECT_EQ(plan(128, 16, 15 * peak), std::pair(15u, true));  // 23 GB on the H200: 15 of 16 cores
+  EXPECT_EQ(plan(128, 16, 11 * peak), std::pair(8u, false));  // under three quarters
+  EXPECT_EQ(plan(128, 16, UINT64_MAX), std::pair(16u, true));  // kept events: no budget
+  EXPECT_EQ(plan(8, 2, 2 * peak), std::pair(2u, true));
+  EXPECT_EQ(plan(8, 2, peak), std::pair(2u, false));  // one at a time: that one on both cores
+  EXPECT_EQ(plan(2, 16, UINT64_MAX), std::pair(2u, false));  // few files: each on two threads
+  EXPECT_EQ(plan(1, 1, UINT64_MAX), std::pair(1u, false));
+  o.import.parallel = false;  // the caller parses each file alone
+  EXPECT_EQ(plan(128, 16, UINT64_MAX), std::pair(8u, true));
+  o.import.parallel = true;
+  o.threads = 4;
+  EXPECT_EQ(plan(128, 16, UINT64_MAX), std::pair(4u, false));
+  EXPECT_EQ(plan(3, 16, UINT64_MAX), std::pair(3u, false));
 }
 
 TEST(TraceFileReader, AFailingUseIsRethrownOnceAllAreDone) {
