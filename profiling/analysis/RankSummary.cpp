@@ -23,6 +23,7 @@ RankStats rankStats(const RankTrace& r, const std::vector<CollectiveEvent>& coll
   s.end_ns = r.trace.endNs();
   s.events = r.trace.eventCount();
   s.kernels = t.kernel_count;
+  s.gpu_ops = t.gpu_op_count;
   s.utilization = t.utilization;
   s.idle = t.idle;
   s.time = rankTimeBreakdown(r.trace);

@@ -23,6 +23,7 @@ struct RankStats {
   int64_t end_ns = 0;         // its last event's end
   uint64_t events = 0;
   uint64_t kernels = 0;       // kernels in the analysis scope
+  uint64_t gpu_ops = 0;       // kernels, copies and memsets in the analysis scope
   Utilization utilization;    // GPU, as analyzeTrace
   IdleBreakdown idle;         // GPU idle gaps by cause, as analyzeTrace
   RankTimeBreakdown time;     // compute / non-compute / idle, as HTA's temporal breakdown

@@ -36,7 +36,7 @@ RunVerdict perRank(const std::vector<RankStats>& ranks, RunVerdictKind kind, con
   VerdictKind first = VerdictKind::NoGpuWork;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const RankStats& r = ranks[i];
-    const Verdict own = decideVerdict(r.utilization, r.idle, r.kernels);
+    const Verdict own = decideVerdict(r.utilization, r.idle, r.gpu_ops);
     if (i == 0) first = own.kind;
     alike = alike && own.kind == first;
     v.explanation += (i ? " " : "") + rankName(r.rank) + ": " + verdictWords(own.kind) + ", GPU busy " +

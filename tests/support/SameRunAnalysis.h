@@ -27,6 +27,7 @@ inline void expectSameRunAnalysis(const RunAnalysis& got, const RunAnalysis& wan
   ASSERT_EQ(got.ranks.size(), want.ranks.size());
   for (size_t i = 0; i < got.ranks.size(); ++i) {
     EXPECT_EQ(got.ranks[i].kernels, want.ranks[i].kernels) << i;
+    EXPECT_EQ(got.ranks[i].gpu_ops, want.ranks[i].gpu_ops) << i;
     EXPECT_EQ(got.ranks[i].comm_ns, want.ranks[i].comm_ns) << i;
     EXPECT_EQ(got.ranks[i].time.idle_ns, want.ranks[i].time.idle_ns) << i;
     EXPECT_EQ(got.ranks[i].wait_ns, want.ranks[i].wait_ns) << i;

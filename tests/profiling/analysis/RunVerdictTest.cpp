@@ -14,6 +14,7 @@ RankStats rank(int n, int64_t span_ns, int64_t busy_ns, int64_t wait_ns) {
   RankStats r;
   r.rank = n;
   r.kernels = 10;
+  r.gpu_ops = 10;
   r.utilization.span_ns = span_ns;
   r.utilization.busy_ns = busy_ns;
   r.utilization.fraction = double(busy_ns) / double(span_ns);
@@ -63,6 +64,18 @@ TEST(RunVerdict, OtherwiseEachRankIsJudgedAlone) {
   const RunVerdict none = decideRunVerdict(ranks, {}, {});
   EXPECT_EQ(none.kind, RunVerdictKind::NoCollectives);
   EXPECT_NE(none.explanation.find("No collective matched"), std::string::npos) << none.explanation;
+}
+
+// A rank's own verdict counts its copies and memsets as GPU work, as a
+// trace's does: a rank that only copied is judged by how busy that kept it.
+TEST(RunVerdict, ARankThatOnlyCopiedIsJudgedByItsGpuTime) {
+  RankStats copies = rank(1, 10 * kMs, 9 * kMs, 0);
+  copies.kernels = 0;
+  copies.gpu_ops = 4;
+  const RunVerdict v = decideRunVerdict({rank(0, 10 * kMs, 9 * kMs, 0), copies}, {collective(0, 0, kMs / 100)}, {});
+  EXPECT_EQ(v.kind, RunVerdictKind::PerRank);
+  EXPECT_EQ(v.title, "Every rank compute-bound") << v.explanation;
+  EXPECT_NE(v.explanation.find("rank 1: compute-bound"), std::string::npos) << v.explanation;
 }
 
 }  // namespace
