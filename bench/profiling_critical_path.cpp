@@ -12,7 +12,8 @@
 //   run's analysis) and with it (the same pass also building each rank's
 //   part of the graph, then the parts joined and the path read against the
 //   ranks' traces: runCriticalPath), each first in every other iteration;
-//   share as above; path_ms: runCriticalPath alone; and, for comparison, a
+//   share as above; path_ms: runCriticalPath alone, extra_peak_mb the growth
+//   of peak memory it caused; and, for comparison, a
 //   merge of the ranks and the parts of the path one after another:
 //   collective dependencies, the parts joined, one schedule; and the graph
 //   built over the merged trace instead.
@@ -102,6 +103,7 @@ BENCHMARK(Trace1M)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 void Run16(benchmark::State& state) {
   const std::vector<fs::path> files = bench::writeTiledRun(tempDir().path, 16);
   double without_s = 0, with_s = 0, path_s = 0, merge_s = 0, deps_s = 0, join_s = 0, schedule_s = 0, graph_s = 0;
+  double extra_peak = 0;
   size_t events = 0, collectives = 0;
   RunStreamOptions withParts;
   withParts.critical_path_parts = true;
@@ -129,9 +131,11 @@ void Run16(benchmark::State& state) {
     const StreamedRun streamed = streamRun(files, withParts);
     const Run& run = *streamed.run;
     const RunAnalysis& a = streamed.analysis;
+    const double peak_before = peakMb();
     const auto t1 = Clock::now();  // the path alone, as `analyze DIR` reads it
     benchmark::DoNotOptimize(runCriticalPath(run, a, streamed.path_parts).value().steps.size());
     const auto t2 = Clock::now();
+    extra_peak = std::max(extra_peak, peakMb() - peak_before);
     // For comparison, one after another: a merge of the ranks (the window's
     // lanes; `analyze DIR` needs none), the collectives' dependencies, the
     // parts joined, one schedule (the what-ifs run more); then the graph
@@ -168,6 +172,7 @@ void Run16(benchmark::State& state) {
   state.counters["schedule_ms"] = schedule_s / n * 1e3;
   state.counters["graph_over_merged_ms"] = graph_s / n * 1e3;
   state.counters["share"] = with_s / without_s - 1;
+  state.counters["extra_peak_mb"] = extra_peak;
 }
 BENCHMARK(Run16)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(6);
 
