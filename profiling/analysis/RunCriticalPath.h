@@ -1,7 +1,7 @@
-// The critical path of a run (CriticalPath.h) over its merged trace: the
-// matched collectives become dependencies across ranks (each member ends
-// after the last one arrived), so a step's path can pass through the late
-// rank's work before a collective.
+// The critical path of a run (CriticalPath.h), over its merged trace or
+// over its ranks' own traces: the matched collectives become dependencies
+// across ranks (each member ends after the last one arrived), so a step's
+// path can pass through the late rank's work before a collective.
 #pragma once
 
 #include <cstdint>

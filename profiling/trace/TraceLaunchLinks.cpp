@@ -62,7 +62,6 @@ void Trace::buildLaunchLinks() {
   // other: the same links in the same order as one pass over the tracks.
   std::vector<std::pair<uint32_t, uint32_t>> ranges;
   if (launch_index_.byPart()) ranges = tracksByPart(part_of_track, parts.size());
-  std::vector<std::vector<LaunchLink>> by_part(ranges.empty() ? 1 : ranges.size());
   auto addLinks = [&](std::vector<LaunchLink>& links, uint32_t first_track, uint32_t last_track) {
     auto linkFor = [&](int64_t corr) -> LaunchLink& {
       const uint32_t at = launch_index_.findOrAdd(corr, static_cast<uint32_t>(links.size()));
@@ -88,6 +87,7 @@ void Trace::buildLaunchLinks() {
     launch_index_.freeze();
     return;
   }
+  std::vector<std::vector<LaunchLink>> by_part(ranges.size());
   parallelFor(ranges.size(), [&](size_t p) {
     by_part[p].reserve(parts[p].count);
     addLinks(by_part[p], ranges[p].first, ranges[p].second);
