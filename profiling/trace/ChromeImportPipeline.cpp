@@ -41,7 +41,7 @@ void Importer::readWindows() {
     forgetBefore(start);
   }
   events_array_done_ = true;
-  text_ = std::string();
+  text_ = TextBuffer();
 }
 
 void Importer::readAll() {

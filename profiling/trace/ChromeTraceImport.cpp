@@ -52,7 +52,7 @@ void Importer::forgetBefore(size_t offset) {
   // Drop the front once it is a good part of the buffer (amortised moves).
   size_t drop = offset - text_base_;
   if (drop < (size_t(4) << 20) || drop < text_.size() / 2) return;
-  text_.erase(0, drop);
+  text_.erase(text_.begin(), text_.begin() + std::ptrdiff_t(drop));
   text_base_ = offset;
 }
 
@@ -70,7 +70,7 @@ void Importer::reportProgress() {
 Trace Importer::run() {
   size_t first = 0;
   fill(3);
-  if (text_.size() >= 3 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) first = 3;  // UTF-8 byte order mark
+  if (text_.size() >= 3 && textAt(0, 3) == "\xEF\xBB\xBF") first = 3;  // UTF-8 byte order mark
   while (first < fill(first + 1) && isJsonSpace(at(first))) ++first;
   if (n_ == 0) throw TraceImportError(source_ + ": the file is empty");
   if (first == n_) throw TraceImportError(source_ + ": the file contains only whitespace");

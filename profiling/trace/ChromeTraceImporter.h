@@ -223,7 +223,7 @@ class Importer {
   size_t fill(size_t end);
   char at(size_t offset) const { return text_[offset - text_base_]; }
   std::string_view textAt(size_t begin, size_t end) const {
-    return std::string_view(text_).substr(begin - text_base_, end - begin);
+    return std::string_view(text_.data(), text_.size()).substr(begin - text_base_, end - begin);
   }
   void forgetBefore(size_t offset);  // the committed text is no longer needed
   // Commit side: text of the event being committed, from its window's copy.
@@ -245,7 +245,7 @@ class Importer {
   ImportProgress* progress_;
   ImportWindowStats* stats_;  // windows, read_ahead: commit side; ahead_failures: the reader
   uint64_t memory_limit_;  // refuse to go on once the estimate passes this (0: no limit)
-  std::string text_;       // file bytes [text_base_, text_base_ + text_.size())
+  TextBuffer text_;        // file bytes [text_base_, text_base_ + text_.size())
   size_t text_base_ = 0;
   bool at_eof_ = false;
   size_t n_ = SIZE_MAX;    // the text's length, once at_eof_

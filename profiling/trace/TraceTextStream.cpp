@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -14,7 +15,7 @@ namespace fuselab {
 
 namespace {
 constexpr size_t kChunk = size_t(4) << 20;  // text per chunk
-constexpr size_t kAhead = 4;                // chunks read ahead of the parser
+constexpr size_t kAhead = 4;                // gzip: chunks inflated ahead of the parser
 
 // The text size of `size` bytes of gzip whose last four bytes are `tail`
 // (the trailer's size field, little-endian).
@@ -80,7 +81,8 @@ TraceTextStream::TraceTextStream(std::string bytes, std::string name) : name_(st
 }
 
 void TraceTextStream::start() {
-  if (gzipped_) inflate_ = new Inflate;
+  if (!gzipped_) return;  // plain text is read by next() itself
+  inflate_ = new Inflate;
   thread_ = std::thread([this] { produce(); });
 }
 
@@ -95,40 +97,37 @@ TraceTextStream::~TraceTextStream() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-uint64_t TraceTextStream::sourceBytesRead() const {
-  std::lock_guard lock(mutex_);
-  return progress_;
+uint64_t TraceTextStream::sourceBytesRead() const { return progress_.load(std::memory_order_relaxed); }
+
+template <typename Buffer>
+size_t TraceTextStream::readRaw(Buffer& to, size_t want) {
+  const size_t at = to.size();
+  if (fd_ < 0) {
+    const size_t n = std::min<size_t>(want, bytes_.size() - source_pos_);
+    to.resize(at + n);
+    std::memcpy(to.data() + at, bytes_.data() + source_pos_, n);
+    source_pos_ += n;
+    return n;
+  }
+  to.resize(at + want);
+  size_t got = 0;
+  while (got < want) {
+    ssize_t r = ::pread(fd_, to.data() + at + got, want - got, off_t(source_pos_ + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      to.resize(at + got);
+      throw TraceImportError(name_ + ": read failed at byte " + std::to_string(source_pos_ + got) + ": " +
+                             std::strerror(errno));
+    }
+    if (r == 0) break;
+    got += size_t(r);
+  }
+  to.resize(at + got);
+  source_pos_ += got;
+  return got;
 }
 
-bool TraceTextStream::readSource(std::string& out) {
-  // Plain bytes: straight from the file (or memory).
-  auto readRaw = [&](std::string& to, size_t want) -> size_t {
-    if (fd_ < 0) {
-      size_t n = std::min<size_t>(want, bytes_.size() - source_pos_);
-      to.append(bytes_, source_pos_, n);
-      source_pos_ += n;
-      return n;
-    }
-    size_t at = to.size();
-    to.resize(at + want);
-    size_t got = 0;
-    while (got < want) {
-      ssize_t r = ::pread(fd_, to.data() + at + got, want - got, off_t(source_pos_ + got));
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) throw TraceImportError(name_ + ": read failed at byte " + std::to_string(source_pos_ + got) + ": " +
-                                        std::strerror(errno));
-      if (r == 0) break;
-      got += size_t(r);
-    }
-    to.resize(at + got);
-    source_pos_ += got;
-    return got;
-  };
-  if (!gzipped_) {
-    if (readRaw(out, kChunk) > 0) return true;
-    checkUnchanged();
-    return false;
-  }
+bool TraceTextStream::inflateChunk(std::string& out) {
   Inflate& g = *inflate_;
   while (out.size() < kChunk) {
     if (g.input_used == g.input.size() && !g.input_done) {
@@ -171,10 +170,10 @@ void TraceTextStream::produce() {
       }
       std::string chunk;
       chunk.reserve(kChunk);
-      bool more = readSource(chunk);
+      bool more = inflateChunk(chunk);
       {
         std::lock_guard lock(mutex_);
-        progress_ = source_pos_;
+        progress_.store(source_pos_, std::memory_order_relaxed);
         if (more) ready_.push_back(std::move(chunk));
         else finished_ = true;
       }
@@ -189,7 +188,16 @@ void TraceTextStream::produce() {
   changed_.notify_all();
 }
 
-bool TraceTextStream::next(std::string& out) {
+bool TraceTextStream::next(TextBuffer& out) {
+  if (!gzipped_) {
+    // The chunk after this one is asked for now, so that a file not yet in
+    // the page cache is read from disk while this chunk is parsed.
+    if (fd_ >= 0) ::posix_fadvise(fd_, off_t(source_pos_ + kChunk), off_t(kChunk), POSIX_FADV_WILLNEED);
+    const bool more = readRaw(out, kChunk) > 0;
+    progress_.store(source_pos_, std::memory_order_relaxed);
+    if (!more) checkUnchanged();
+    return more;
+  }
   std::string chunk;
   {
     std::unique_lock lock(mutex_);
@@ -202,7 +210,9 @@ bool TraceTextStream::next(std::string& out) {
     ready_.pop_front();
   }
   changed_.notify_all();
-  out.append(chunk);
+  const size_t at = out.size();
+  out.resize(at + chunk.size());
+  std::memcpy(out.data() + at, chunk.data(), chunk.size());
   return true;
 }
 

@@ -1,9 +1,12 @@
 // The text of a trace file read front to back in chunks: plain JSON, or
-// gzip decompressed on the fly. A thread reads (and inflates) a few chunks
-// ahead while the importer parses, so a .json.gz uses both cores and neither
-// the compressed file nor the whole text is ever held in memory at once.
+// gzip decompressed on the fly. Plain JSON is read straight into the
+// caller's buffer, the kernel asked for the next chunk ahead of time; gzip is
+// inflated a few chunks ahead on a thread of its own, so that a .json.gz
+// uses two cores. Neither the compressed file nor the whole text is ever held
+// in memory at once.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -13,11 +16,17 @@
 #include <string>
 #include <thread>
 
+#include "profiling/trace/UninitializedVector.h"
+
 namespace fuselab {
 
 // The text size of a trace file as TraceTextStream::textSizeHint() tells it,
 // without reading it; 0 when it cannot be opened.
 uint64_t traceTextSizeHint(const std::filesystem::path& path);
+
+// Text read from a stream: grows without writing the bytes it is about to
+// receive (a std::string would write each chunk twice, once with zeros).
+using TextBuffer = UninitializedVector<char>;
 
 class TraceTextStream {
  public:
@@ -26,13 +35,13 @@ class TraceTextStream {
   TraceTextStream(const std::filesystem::path& path, std::string name);
   // Bytes already in memory (JSON text or gzip).
   TraceTextStream(std::string bytes, std::string name);
-  ~TraceTextStream();  // stops the read-ahead thread
+  ~TraceTextStream();  // stops the inflating thread
   TraceTextStream(const TraceTextStream&) = delete;
   TraceTextStream& operator=(const TraceTextStream&) = delete;
 
   // Appends the next chunk of text to `out`; false at the end. Throws
   // TraceImportError (read errors, corrupt gzip).
-  bool next(std::string& out);
+  bool next(TextBuffer& out);
 
   bool gzipped() const { return gzipped_; }
   uint64_t sourceBytes() const { return source_bytes_; }  // file size (compressed for gzip)
@@ -42,8 +51,11 @@ class TraceTextStream {
 
  private:
   void start();
-  void produce();  // the read-ahead thread
-  bool readSource(std::string& out);  // one chunk of text; false at the end
+  void produce();  // the inflating thread
+  // Appends up to `want` plain bytes of the source to `to`; returns how many.
+  template <typename Buffer>
+  size_t readRaw(Buffer& to, size_t want);
+  bool inflateChunk(std::string& out);  // one chunk of text; false at the end
   // At the end of the file: throws TraceImportError when its size or time
   // changed since it was opened (a trace still being written, a rank file
   // replaced while a run loads), or when fewer bytes were read than it had.
@@ -52,7 +64,7 @@ class TraceTextStream {
   std::string name_;
   int fd_ = -1;
   std::string bytes_;       // the source when it came from memory
-  uint64_t source_pos_ = 0;  // bytes of the source consumed (read thread)
+  uint64_t source_pos_ = 0;  // bytes of the source consumed (by next(), or the inflating thread)
   bool gzipped_ = false;
   uint64_t source_bytes_ = 0, text_hint_ = 0;
   int64_t opened_mtime_ns_ = 0;
@@ -65,7 +77,7 @@ class TraceTextStream {
   std::deque<std::string> ready_;
   bool finished_ = false, stop_ = false;
   std::exception_ptr error_;
-  uint64_t progress_ = 0;
+  std::atomic<uint64_t> progress_{0};
 };
 
 }  // namespace fuselab

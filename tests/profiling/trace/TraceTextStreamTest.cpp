@@ -17,11 +17,17 @@ namespace {
 
 class TraceTextStreamFile : public ::testing::Test {
  protected:
-  // A file of `bytes` bytes in a folder of this test's own.
+  // A file of `bytes` bytes in a folder of this test's own, each byte its
+  // offset's digit, so that a chunk read out of place shows.
   std::filesystem::path writeBytes(const std::string& name, size_t bytes) {
     const std::filesystem::path file = test::scratchDir(folder_) / name;
-    std::ofstream(file, std::ios::binary) << std::string(bytes, 'x');
+    std::ofstream(file, std::ios::binary) << digits(bytes);
     return file;
+  }
+  static std::string digits(size_t bytes) {
+    std::string text(bytes, '0');
+    for (size_t i = 0; i < bytes; ++i) text[i] = char('0' + i % 7);
+    return text;
   }
   void TearDown() override { std::filesystem::remove(test::scratchDir(folder_)); }  // empties it, then removes it
 
@@ -29,11 +35,10 @@ class TraceTextStreamFile : public ::testing::Test {
 };
 
 TEST_F(TraceTextStreamFile, AFileThatGrowsWhileItIsReadIsReported) {
-  // Six chunks: the reading thread stays at most four ahead of the one
-  // taking them, so it has not reached the end when the file grows.
+  // Six chunks: the file grows once the first has been read.
   const std::filesystem::path file = writeBytes("growing.json", size_t(24) << 20);
   TraceTextStream stream(file, "growing.json");
-  std::string text;
+  TextBuffer text;
   ASSERT_TRUE(stream.next(text));
   std::ofstream(file, std::ios::binary | std::ios::app) << "more";
   try {
@@ -45,15 +50,13 @@ TEST_F(TraceTextStreamFile, AFileThatGrowsWhileItIsReadIsReported) {
 }
 
 TEST_F(TraceTextStreamFile, AFileReadWholeIsNotReportedAsChanged) {
-  const std::filesystem::path file = writeBytes("whole.json", size_t(9) << 20);
+  const size_t bytes = (size_t(9) << 20) + 5;  // three chunks, the last short
+  const std::filesystem::path file = writeBytes("whole.json", bytes);
   TraceTextStream stream(file, "whole.json");
-  std::string text;
-  size_t total = 0;
-  while (stream.next(text)) {
-    total += text.size();
-    text.clear();
-  }
-  EXPECT_EQ(total, size_t(9) << 20);
+  TextBuffer text;
+  while (stream.next(text)) {}
+  EXPECT_TRUE(std::string_view(text.data(), text.size()) == digits(bytes));
+  EXPECT_EQ(stream.sourceBytesRead(), bytes);
 }
 
 }  // namespace
