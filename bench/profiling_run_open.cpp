@@ -10,7 +10,10 @@
 //    file's import speed per core (its import on one thread, the median of
 //    three) divided by the cores (target: at most 1.5);
 //  - lanes_ratio: loading one rank's lanes over that rank's import alone, as
-//    the window imports one file (target: at most 1).
+//    the window imports one file (target: at most 1);
+//  - busy_cores: the open's CPU time (every thread, user and system) over its
+//    time, and cpu_per_rank_ratio: that CPU time per rank over the single
+//    file's import on one thread (how much more each rank costs side by side).
 // FUSELAB_BENCH_RUN_RANKS: rank counts (default "2,16"; "2,16,128" for the
 // full run, about 36 GB of JSON at the default events);
 // FUSELAB_BENCH_RANK_EVENTS: events per rank (default 1M, about 280 MB);
@@ -48,6 +51,7 @@ constexpr const char* kOpenRun = "--open-run";
 struct OpenMeasured {
   double seconds = -1;  // -1: failed
   double peak_bytes = 0;
+  double cpu_seconds = 0;
   double lanes_seconds = -1;  // -1: the events were kept (no lanes to load)
   bool kept = false;
   size_t ranks = 0;
@@ -64,12 +68,14 @@ int openRunIfAsked(int argc, char** argv) {
   OpenMeasured m;
   const long before = bench::statusKb("VmRSS:");
   try {
+    const double cpu0 = bench::cpuSeconds();
     const auto t0 = std::chrono::steady_clock::now();
     RunStreamOptions options;
     options.reading.threads = static_cast<unsigned>(std::atoi(env("FUSELAB_BENCH_RUN_THREADS", "0").c_str()));
     options.reading.import.parallel = env("FUSELAB_BENCH_RUN_SERIAL_IMPORTS", "0") != "1";
     const RunView v = openRunView({fs::path(argv[2])}, options);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m.cpu_seconds = bench::cpuSeconds() - cpu0;
     m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
     m.kept = !v.eventsDropped();
     m.ranks = v.run->ranks.size();
@@ -126,6 +132,8 @@ void OpenRun(benchmark::State& state, int ranks) {
   state.counters["single_import_s"] = single.seconds;
   state.counters["serial_import_s"] = serial.seconds;
   state.counters["summary_ratio"] = m.seconds / ideal;
+  state.counters["busy_cores"] = m.cpu_seconds / m.seconds;
+  state.counters["cpu_per_rank_ratio"] = m.cpu_seconds / double(ranks) / serial.seconds;
   if (m.lanes_seconds >= 0) state.counters["lanes_ratio"] = m.lanes_seconds / single.seconds;
 }
 

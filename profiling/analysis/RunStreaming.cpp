@@ -24,7 +24,7 @@ void dropEvents(RankTrace& r) {
 
 }  // namespace
 
-uint64_t streamingImportBudget(uint64_t memory_bytes) { return memory_bytes / 8; }
+uint64_t streamingImportBudget(uint64_t memory_bytes) { return memory_bytes / 6; }
 
 bool runFitsInMemory(uint64_t import_peak_total, uint64_t memory_bytes) { return import_peak_total <= memory_bytes / 2; }
 

@@ -151,7 +151,7 @@ TEST(RunStreaming, ABadRankIsNamedAndSkipped) {
 }
 
 TEST(RunStreaming, ImportsInFlightStayWithinTheBudget) {
-  EXPECT_EQ(streamingImportBudget(uint64_t(8) << 30), uint64_t(1) << 30);
+  EXPECT_EQ(streamingImportBudget(uint64_t(6) << 30), uint64_t(1) << 30);
   EXPECT_TRUE(runFitsInMemory(4, 8));
   EXPECT_FALSE(runFitsInMemory(5, 8));
   // A budget below one import still reads every rank, one at a time
@@ -167,7 +167,7 @@ TEST(RunLanes, ADroppedRunLoadsARanksLanesAndEvictsTheOldest) {
   const auto files = traceFilesIn(test::ncclFuselabFixtureDir());
   RunStreamOptions o = dropping();
   // Room for one rank's lanes at a time.
-  o.memory_bytes = 8 * (importPeakEstimate(traceTextSizeHint(files[0])) + (uint64_t(1) << 20));
+  o.memory_bytes = 6 * (importPeakEstimate(traceTextSizeHint(files[0])) + (uint64_t(1) << 20));
   const RunView dropped = openRunView(files, o);
   ASSERT_TRUE(dropped.eventsDropped());
   EXPECT_EQ(dropped.merged.trace.eventCount(), 0u);
