@@ -65,27 +65,32 @@ struct TrackCopy {
   size_t id_part;  // rankId's rank_pos
 };
 
-// Column by column (each a loop the compiler vectorises where it can): the
-// events Trace::append would add one by one. Depth is finalize's.
-void copyTrack(const TrackCopy& c, Trace& into) {
+// One column of a rank's track appended to its merged track, which held
+// `at` events before (each a loop the compiler vectorises where it can): the
+// events Trace::append would add one by one. Depth is finalize's. Columns
+// are copied side by side: a rank has few tracks, one of them most events.
+constexpr size_t kTrackColumns = 9;
+void copyColumn(const TrackCopy& c, size_t at, size_t column, Trace& into) {
   const Track& src = *c.src;
   Track& dst = into.tracks[c.dst_index];
-  const size_t n = src.size(), at = dst.size();
+  const size_t n = src.size();
   auto copy = [&](const auto& from, auto& to, auto&& f) {
     to.resize(at + n);
     for (size_t i = 0; i < n; ++i) to[at + i] = f(from[i]);
   };
   const std::vector<uint32_t>& ids = *c.ids;
   const int64_t offset = c.offset;
-  copy(src.start_ns, dst.start_ns, [&](int64_t t) { return t + offset; });
-  copy(src.dur_ns, dst.dur_ns, [](int64_t d) { return d; });
-  copy(src.name_id, dst.name_id, [&](uint32_t id) { return ids[id]; });
-  copy(src.cat_id, dst.cat_id, [&](uint32_t id) { return ids[id]; });
-  copy(src.category, dst.category, [](Category k) { return k; });
-  dst.depth.resize(at + n, 0);
-  copy(src.correlation, dst.correlation, [&](int64_t id) { return rankId(id, c.id_part); });
-  copy(src.external_id, dst.external_id, [&](int64_t id) { return rankId(id, c.id_part); });
-  copy(src.args, dst.args, [&](ArgsRef r) { return (*c.args)(r); });
+  switch (column) {
+    case 0: copy(src.start_ns, dst.start_ns, [&](int64_t t) { return t + offset; }); break;
+    case 1: copy(src.dur_ns, dst.dur_ns, [](int64_t d) { return d; }); break;
+    case 2: copy(src.name_id, dst.name_id, [&](uint32_t id) { return ids[id]; }); break;
+    case 3: copy(src.cat_id, dst.cat_id, [&](uint32_t id) { return ids[id]; }); break;
+    case 4: copy(src.category, dst.category, [](Category k) { return k; }); break;
+    case 5: dst.depth.resize(at + n, 0); break;
+    case 6: copy(src.correlation, dst.correlation, [&](int64_t id) { return rankId(id, c.id_part); }); break;
+    case 7: copy(src.external_id, dst.external_id, [&](int64_t id) { return rankId(id, c.id_part); }); break;
+    default: copy(src.args, dst.args, [&](ArgsRef r) { return (*c.args)(r); }); break;
+  }
 }
 
 }  // namespace
@@ -153,11 +158,16 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
     for (const RawEvent& e : src.raw_events)
       out.raw_events.push_back({e.json, e.ts_ns + offset, ids[e.name_id], e.phase});
   }
-  if (distinct) {
-    parallelFor(copies.size(), [&](size_t k) { copyTrack(copies[k], out); });
-  } else {
-    for (const TrackCopy& c : copies) copyTrack(c, out);
-  }
+  auto copyColumns = [&](size_t first, size_t count) {
+    std::vector<size_t> at(count);
+    for (size_t k = 0; k < count; ++k) at[k] = out.tracks[copies[first + k].dst_index].size();
+    parallelFor(count * kTrackColumns, [&](size_t j) {
+      copyColumn(copies[first + j / kTrackColumns], at[j / kTrackColumns], j % kTrackColumns, out);
+    });
+  };
+  // Tracks merged into one (their events appended in turn) are copied one by one.
+  if (distinct) copyColumns(0, copies.size());
+  else for (size_t k = 0; k < copies.size(); ++k) copyColumns(k, 1);
   if (alone && distinct) out.finalizeCopyOf(*traces[*alone], m.track_of[*alone]);
   else out.finalize();
   return m;
