@@ -105,7 +105,7 @@ size_t TraceTextStream::readRaw(Buffer& to, size_t want) {
   if (fd_ < 0) {
     const size_t n = std::min<size_t>(want, bytes_.size() - source_pos_);
     to.resize(at + n);
-    std::memcpy(to.data() + at, bytes_.data() + source_pos_, n);
+    if (n) std::memcpy(to.data() + at, bytes_.data() + source_pos_, n);  // data() may be null when empty
     source_pos_ += n;
     return n;
   }
@@ -212,7 +212,7 @@ bool TraceTextStream::next(TextBuffer& out) {
   changed_.notify_all();
   const size_t at = out.size();
   out.resize(at + chunk.size());
-  std::memcpy(out.data() + at, chunk.data(), chunk.size());
+  if (!chunk.empty()) std::memcpy(out.data() + at, chunk.data(), chunk.size());
   return true;
 }
 
