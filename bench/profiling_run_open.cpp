@@ -79,7 +79,7 @@ int openRunIfAsked(int argc, char** argv) {
     m.peak_bytes = double(bench::statusKb("VmHWM:") - before) * 1024;
     m.kept = !v.eventsDropped();
     m.ranks = v.run->ranks.size();
-    m.collectives = v.analysis.collectives.size();
+    m.collectives = v.analysis->collectives.size();
     if (v.eventsDropped()) {
       const auto t1 = std::chrono::steady_clock::now();
       const RunView lanes = withRankLanes(v, v.run->ranks.size() / 2);

@@ -61,7 +61,7 @@ void RunOpen64(benchmark::State& state) {
     const RunView v = openRunView(files);  // read, summarised, analysed and merged
     read_s += std::chrono::duration<double>(t1 - t0).count();
     open_s += std::chrono::duration<double>(Clock::now() - t1).count();
-    collectives = v.analysis.collectives.size();
+    collectives = v.analysis->collectives.size();
     benchmark::DoNotOptimize(v.merged.trace.eventCount());
   }
   const double n = double(state.iterations());
@@ -79,7 +79,7 @@ const RunView& view() {
 
 void OverviewFrame64(benchmark::State& state) {
   const RunView& v = view();
-  const auto rows = ui::buildRankActivity(*v.run, v.analysis);
+  const auto rows = ui::buildRankActivity(*v.run, *v.analysis);
   const double begin = double(v.merged.trace.beginNs()), end = double(v.merged.trace.endNs());
   std::vector<ui::RankActivity> cells;
   std::vector<ui::ActivityRun> runs;

@@ -16,17 +16,17 @@ void RunPanels::setRun(std::shared_ptr<const RunView> run, TimelineView& timelin
   collective_order_.clear();
   rank_order_.clear();
   if (!run_) return;
-  const RunAnalysis& a = run_->analysis;
+  const RunAnalysis& a = *run_->analysis;
   rows_ = buildRankActivity(*run_->run, a);
   // Every rank's span on the aligned axis, whether its events are loaded or not.
   begin_ns_ = static_cast<double>(alignedBeginNs(a));
   end_ns_ = begin_ns_;
   for (size_t p = 0; p < a.ranks.size(); ++p)
     if (a.ranks[p].events > 0) end_ns_ = std::max(end_ns_, double(a.ranks[p].end_ns + a.alignment.offsets_ns[p]));
-  const auto& collectives = run_->analysis.collectives;
+  const auto& collectives = run_->analysis->collectives;
   collective_order_.resize(collectives.size());
   std::iota(collective_order_.begin(), collective_order_.end(), 0u);
-  rank_order_.resize(run_->analysis.ranks.size());
+  rank_order_.resize(run_->analysis->ranks.size());
   std::iota(rank_order_.begin(), rank_order_.end(), 0u);
 
   std::vector<TimelineView::CollectiveLink> links;
@@ -48,7 +48,7 @@ void RunPanels::setRun(std::shared_ptr<const RunView> run, TimelineView& timelin
 }
 
 std::optional<EventRef> RunPanels::lateArrival(size_t i) const {
-  const CollectiveStats& s = run_->analysis.collectives.at(i);
+  const CollectiveStats& s = run_->analysis->collectives.at(i);
   for (const CollectiveArrival& a : s.arrivals)
     if (a.rank_pos == s.late_pos) return run_->mergedEvent(a.rank_pos, a.event);
   return std::nullopt;
@@ -65,7 +65,7 @@ void RunPanels::showRank(size_t pos, TimelineView& timeline) {
 std::optional<AlignMethod> RunPanels::drawSummary(const Theme& th, TimelineView& timeline) {
   if (!run_) return std::nullopt;
   const Run& run = *run_->run;
-  const RunAnalysis& a = run_->analysis;
+  const RunAnalysis& a = *run_->analysis;
   ImGui::Text("Run: %zu of %d ranks%s%s", run.ranks.size(), run.world_size, run.backend.empty() ? "" : ", ",
               run.backend.c_str());
   if (!run.missing_ranks.empty()) ImGui::TextDisabled("%zu ranks missing", run.missing_ranks.size());

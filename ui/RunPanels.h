@@ -23,7 +23,7 @@ class RunPanels {
   void setRun(std::shared_ptr<const RunView> run, TimelineView& timeline);
   bool hasRun() const { return run_ != nullptr; }
   // The run's verdict, or null without a run.
-  const RunVerdict* verdict() const { return run_ ? &run_->analysis.verdict : nullptr; }
+  const RunVerdict* verdict() const { return run_ ? &run_->analysis->verdict : nullptr; }
 
   // The overview strip: one row per rank over the whole run (busy,
   // communicating, idle), the timeline's view outlined. A click scrolls the

@@ -46,12 +46,12 @@ void textCell(const std::string& s) {
 
 void RunPanels::drawTableTabs(const Theme&, TimelineView& timeline) {
   if (!run_) return;
-  const std::string collectives = "Collectives (" + std::to_string(run_->analysis.collectives.size()) + ")";
+  const std::string collectives = "Collectives (" + std::to_string(run_->analysis->collectives.size()) + ")";
   if (ImGui::BeginTabItem(collectives.c_str())) {
     drawCollectivesTable(timeline);
     ImGui::EndTabItem();
   }
-  const std::string ranks = "Ranks (" + std::to_string(run_->analysis.ranks.size()) + ")";
+  const std::string ranks = "Ranks (" + std::to_string(run_->analysis->ranks.size()) + ")";
   if (ImGui::BeginTabItem(ranks.c_str())) {
     drawRanksTable(timeline);
     ImGui::EndTabItem();
@@ -59,7 +59,7 @@ void RunPanels::drawTableTabs(const Theme&, TimelineView& timeline) {
 }
 
 void RunPanels::drawCollectivesTable(TimelineView& timeline) {
-  const auto& rows = run_->analysis.collectives;
+  const auto& rows = run_->analysis->collectives;
   if (!ImGui::BeginTable("collectives", 9, kTableFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Collective");
@@ -128,7 +128,7 @@ void RunPanels::drawCollectivesTable(TimelineView& timeline) {
 }
 
 void RunPanels::drawRanksTable(TimelineView& timeline) {
-  const auto& rows = run_->analysis.ranks;
+  const auto& rows = run_->analysis->ranks;
   if (!ImGui::BeginTable("ranks", 11, kTableFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Rank", ImGuiTableColumnFlags_DefaultSort);

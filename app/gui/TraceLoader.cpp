@@ -54,7 +54,7 @@ LoadOutcome TraceLoader::runJob(const Job& job, ImportProgress* progress, FilesR
     } else {
       AnalysisWithPath both = analyzeTraceWithPath(
           *trace, job.options,
-          run ? collectiveDependencies(run->analysis, run->merged) : std::vector<CollectiveDependency>{});
+          run ? collectiveDependencies(*run->analysis, run->merged) : std::vector<CollectiveDependency>{});
       analysis = std::make_shared<const TraceAnalysis>(std::move(both.analysis));
       critical_path = std::make_shared<const CriticalPathAnalysis>(std::move(both.critical_path));
     }

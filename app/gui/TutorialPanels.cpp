@@ -81,7 +81,7 @@ void TutorialPanels::pollCaptures() {
         const TutorialPreset& p = presets_[current_];
         ws_.showRun(r->run, "step " + std::to_string(p.step) + ": " + std::to_string(r->request.params.ranks) +
                                 " ranks of " + r->request.params.workload);
-        check_.results = evaluateRunExpectations(*r->run->run, r->run->analysis, p.expectations);
+        check_.results = evaluateRunExpectations(*r->run->run, *r->run->analysis, p.expectations);
         check_.checked = "live run of " + std::to_string(r->request.params.ranks) + " ranks";
         check_.error.clear();
         checked_trace_ = std::shared_ptr<const Trace>(r->run, &r->run->merged.trace);

@@ -11,10 +11,10 @@ namespace {
 
 // The merge of the ranks' own events, or of the lanes loaded again.
 MergedRun mergeView(const RunView& v) {
-  if (!v.eventsDropped()) return mergeRun(*v.run, v.analysis.alignment.offsets_ns);
+  if (!v.eventsDropped()) return mergeRun(*v.run, v.analysis->alignment.offsets_ns);
   std::vector<const Trace*> traces(v.run->ranks.size(), nullptr);
   for (const RunView::LoadedLanes& l : v.lanes) traces[l.rank_pos] = l.trace.get();
-  return mergeRun(*v.run, traces, v.analysis.alignment.offsets_ns);
+  return mergeRun(*v.run, traces, v.analysis->alignment.offsets_ns);
 }
 
 // `view` without its merged trace (the costly part to copy), to redo it.
@@ -32,7 +32,7 @@ RunView sameRanks(const RunView& view) {
 
 RunView realignRunView(const RunView& view, std::optional<AlignMethod> align) {
   RunView v = sameRanks(view);
-  v.analysis = realignRun(*view.run, std::move(v.analysis), align);
+  v.analysis = std::make_shared<const RunAnalysis>(realignRun(*view.run, *view.analysis, align));
   v.merged = mergeView(v);
   return v;
 }
@@ -41,7 +41,7 @@ RunView openRunView(const std::vector<std::filesystem::path>& files, const RunSt
   StreamedRun streamed = streamRun(expandRunPaths(files), options);
   RunView v;
   v.run = std::move(streamed.run);
-  v.analysis = std::move(streamed.analysis);
+  v.analysis = std::make_shared<const RunAnalysis>(std::move(streamed.analysis));
   v.dropped_reason = std::move(streamed.dropped_reason);
   v.memory_bytes = streamed.memory_bytes;
   v.merged = mergeView(v);
@@ -65,9 +65,9 @@ RunView withRankLanes(const RunView& view, size_t rank_pos, const ChromeImportOp
   }
   auto trace = std::make_shared<const Trace>(importChromeTrace(rank.file, import));
   // The analysis points at events by index: the file must be the one summarised.
-  if (trace->eventCount() != v.analysis.ranks[rank_pos].events)
+  if (trace->eventCount() != v.analysis->ranks[rank_pos].events)
     throw TraceImportError(rank.file + ": changed since the run was opened (" + std::to_string(trace->eventCount()) +
-                           " events, " + std::to_string(v.analysis.ranks[rank_pos].events) +
+                           " events, " + std::to_string(v.analysis->ranks[rank_pos].events) +
                            " then); open the run again");
   v.lanes.push_back({rank_pos, std::move(trace)});
   v.merged = mergeView(v);

@@ -67,10 +67,10 @@ TEST_F(RunWindow, JumpingToARankScrollsItsLanesIntoView) {
 
 TEST_F(RunWindow, LateArrivalsAreTheLateRanksKernelsInTheMergedTrace) {
   const RunView& run = *ws_->run();
-  ASSERT_EQ(run.analysis.collectives.size(), 4u);
+  ASSERT_EQ(run.analysis->collectives.size(), 4u);
   const Trace& merged = *ws_->trace();
-  for (size_t i = 0; i < run.analysis.collectives.size(); ++i) {
-    const CollectiveStats& s = run.analysis.collectives[i];
+  for (size_t i = 0; i < run.analysis->collectives.size(); ++i) {
+    const CollectiveStats& s = run.analysis->collectives[i];
     // The late arrival in the merged trace: the late rank's collective kernel, at its arrival time.
     EventRef late{};
     for (const CollectiveArrival& a : s.arrivals)
@@ -82,15 +82,15 @@ TEST_F(RunWindow, LateArrivalsAreTheLateRanksKernelsInTheMergedTrace) {
 }
 
 TEST_F(RunWindow, RealigningKeepsTheRanksAndChangesTheOffsets) {
-  EXPECT_EQ(ws_->run()->analysis.alignment.method, AlignMethod::Collectives);
-  const auto before = ws_->run()->analysis.alignment.offsets_ns;
+  EXPECT_EQ(ws_->run()->analysis->alignment.method, AlignMethod::Collectives);
+  const auto before = ws_->run()->analysis->alignment.offsets_ns;
   const auto ranks = ws_->run()->run;
   EXPECT_NE(before[1], 0);
   ws_->realignRun(AlignMethod::Epoch);
   ws_->waitIdle();
   ASSERT_TRUE(ws_->run());
-  EXPECT_EQ(ws_->run()->analysis.alignment.method, AlignMethod::Epoch);
-  EXPECT_EQ(ws_->run()->analysis.alignment.offsets_ns, (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(ws_->run()->analysis->alignment.method, AlignMethod::Epoch);
+  EXPECT_EQ(ws_->run()->analysis->alignment.offsets_ns, (std::vector<int64_t>{0, 0}));
   EXPECT_EQ(ws_->run()->run, ranks) << "the ranks are shared, not reloaded";
   frames(2);
 }
@@ -142,7 +142,7 @@ TEST_F(LargeRunWindow, ShowsEveryRanksFiguresAndLoadsLanesOnDemand) {
   const std::shared_ptr<const RunView> dropped = ws_->run();
   ASSERT_TRUE(dropped->eventsDropped());
   EXPECT_EQ(ws_->trace()->eventCount(), 0u);
-  EXPECT_EQ(dropped->analysis.collectives.size(), 4u) << "matched from the summaries";
+  EXPECT_EQ(dropped->analysis->collectives.size(), 4u) << "matched from the summaries";
   EXPECT_FALSE(ws_->timeline().criticalPath()) << "the path needs every rank's events";
 
   ws_->loadRankLanes(1);

@@ -142,7 +142,7 @@ TEST(TpMlpRun, TheCaptureWorkerReturnsARunOfEveryRank) {
   ASSERT_TRUE(r->ok()) << r->error;
   ASSERT_NE(r->run, nullptr);
   EXPECT_EQ(r->run->run->ranks.size(), 2u);
-  EXPECT_EQ(r->run->analysis.collectives.size(), 3u);
+  EXPECT_EQ(r->run->analysis->collectives.size(), 3u);
 }
 
 TEST(TpMlpRun, TheDelayedRankIsLateAtEveryAllReduce) {

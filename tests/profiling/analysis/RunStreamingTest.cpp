@@ -178,8 +178,9 @@ TEST(RunLanes, ADroppedRunLoadsARanksLanesAndEvictsTheOldest) {
   EXPECT_TRUE(one.hasLanes(1));
   ASSERT_EQ(one.merged.trace.shared_args.size(), 1u);
   EXPECT_EQ(one.merged.trace.shared_args[0], one.lanes.back().trace->args_text) << "the rank's args text is shared, not copied";
+  EXPECT_EQ(one.analysis, dropped.analysis) << "the run's analysis is shared, not copied";
   const RunView whole = openRunView(files);
-  const CollectiveStats& c = one.analysis.collectives.front();
+  const CollectiveStats& c = one.analysis->collectives.front();
   for (const CollectiveArrival& a : c.arrivals) {
     const auto e = one.mergedEvent(a.rank_pos, a.event);
     ASSERT_EQ(bool(e), a.rank_pos == 1);

@@ -24,7 +24,7 @@ TEST(TraceOrRun, AFolderIsARunAnalysedAndMerged) {
   size_t events = 0;
   for (const RankTrace& r : opened.run->run->ranks) events += r.trace.eventCount();
   EXPECT_EQ(opened.trace->eventCount(), events);
-  EXPECT_FALSE(opened.run->analysis.collectives.empty());
+  EXPECT_FALSE(opened.run->analysis->collectives.empty());
 }
 
 TEST(TraceOrRun, WhatCannotBeReadSaysWhichFile) {
