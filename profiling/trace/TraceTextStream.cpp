@@ -99,16 +99,24 @@ TraceTextStream::~TraceTextStream() {
 
 uint64_t TraceTextStream::sourceBytesRead() const { return progress_.load(std::memory_order_relaxed); }
 
+namespace {
+template <typename Buffer>
+void appendBytes(Buffer& to, std::string_view bytes) {
+  const size_t at = to.size();
+  to.resize(at + bytes.size());
+  if (!bytes.empty()) std::memcpy(to.data() + at, bytes.data(), bytes.size());  // data() may be null when empty
+}
+}  // namespace
+
 template <typename Buffer>
 size_t TraceTextStream::readRaw(Buffer& to, size_t want) {
-  const size_t at = to.size();
   if (fd_ < 0) {
     const size_t n = std::min<size_t>(want, bytes_.size() - source_pos_);
-    to.resize(at + n);
-    if (n) std::memcpy(to.data() + at, bytes_.data() + source_pos_, n);  // data() may be null when empty
+    appendBytes(to, std::string_view(bytes_).substr(source_pos_, n));
     source_pos_ += n;
     return n;
   }
+  const size_t at = to.size();
   to.resize(at + want);
   size_t got = 0;
   while (got < want) {
@@ -210,9 +218,7 @@ bool TraceTextStream::next(TextBuffer& out) {
     ready_.pop_front();
   }
   changed_.notify_all();
-  const size_t at = out.size();
-  out.resize(at + chunk.size());
-  if (!chunk.empty()) std::memcpy(out.data() + at, chunk.data(), chunk.size());
+  appendBytes(out, chunk);
   return true;
 }
 

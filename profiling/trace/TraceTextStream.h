@@ -72,7 +72,7 @@ class TraceTextStream {
   Inflate* inflate_ = nullptr;
 
   std::thread thread_;
-  mutable std::mutex mutex_;
+  std::mutex mutex_;  // the inflating thread's state below: ready_, finished_, stop_, error_
   std::condition_variable changed_;
   std::deque<std::string> ready_;
   bool finished_ = false, stop_ = false;
