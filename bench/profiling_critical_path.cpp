@@ -147,17 +147,17 @@ void Run16(benchmark::State& state) {
     std::vector<const CriticalPathGraph*> parts;
     for (const auto& p : streamed.path_parts) parts.push_back(p.get());
     const std::optional<CriticalPathGraph> graph =
-        CriticalPathGraph::join(parts, again.track_of, a.alignment.offsets_ns, again.trace.tracks.size(), deps);
+        CriticalPathGraph::join(parts, again.track_of, a.alignment.offsets_ns, again.trace->tracks.size(), deps);
     const auto t6 = Clock::now();
     std::vector<int64_t> times;
     graph->schedule({}, times);
     const auto t7 = Clock::now();
-    benchmark::DoNotOptimize(CriticalPathGraph(again.trace, deps).nodeCount());
+    benchmark::DoNotOptimize(CriticalPathGraph(*again.trace, deps).nodeCount());
     const auto t8 = Clock::now();
     merge_s += seconds(t2, t4), deps_s += seconds(t4, t5), join_s += seconds(t5, t6), schedule_s += seconds(t6, t7);
     graph_s += seconds(t7, t8);
     path_s += seconds(t1, t2);
-    events = again.trace.eventCount();
+    events = again.trace->eventCount();
     collectives = a.collectives.size();
   }
   const double n = static_cast<double>(state.iterations());

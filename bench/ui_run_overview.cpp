@@ -62,7 +62,7 @@ void RunOpen64(benchmark::State& state) {
     read_s += std::chrono::duration<double>(t1 - t0).count();
     open_s += std::chrono::duration<double>(Clock::now() - t1).count();
     collectives = v.analysis->collectives.size();
-    benchmark::DoNotOptimize(v.merged.trace.eventCount());
+    benchmark::DoNotOptimize(v.merged.trace->eventCount());
   }
   const double n = double(state.iterations());
   state.counters["read_ms"] = 1e3 * read_s / n;
@@ -80,7 +80,7 @@ const RunView& view() {
 void OverviewFrame64(benchmark::State& state) {
   const RunView& v = view();
   const auto rows = ui::buildRankActivity(*v.run, *v.analysis);
-  const double begin = double(v.merged.trace.beginNs()), end = double(v.merged.trace.endNs());
+  const double begin = double(v.merged.trace->beginNs()), end = double(v.merged.trace->endNs());
   std::vector<ui::RankActivity> cells;
   std::vector<ui::ActivityRun> runs;
   for (auto _ : state) {
@@ -97,7 +97,7 @@ BENCHMARK(OverviewFrame64)->Unit(benchmark::kMicrosecond);
 
 void LaneLayout64(benchmark::State& state) {
   const RunView& v = view();
-  for (auto _ : state) benchmark::DoNotOptimize(ui::layoutLanes(v.merged.trace).lanes.size());
+  for (auto _ : state) benchmark::DoNotOptimize(ui::layoutLanes(*v.merged.trace).lanes.size());
 }
 BENCHMARK(LaneLayout64)->Unit(benchmark::kMicrosecond);
 

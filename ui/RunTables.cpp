@@ -90,7 +90,7 @@ void RunPanels::drawCollectivesTable(TimelineView& timeline) {
     }
     specs->SpecsDirty = false;
   }
-  const double origin = static_cast<double>(run_->merged.trace.beginNs());
+  const double origin = static_cast<double>(run_->merged.trace->beginNs());
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(collective_order_.size()));
   while (clipper.Step()) {

@@ -77,7 +77,7 @@ int analyzeRunCommand(const std::vector<std::string>& paths, bool json, const Ru
     path_skipped = "the critical path needs every rank's events in memory: " + streamed.dropped_reason;
     std::cerr << "fuselab analyze: " << path_skipped << "\n";
   }
-  if (!traces) traces.emplace(merged.trace);
+  if (!traces) traces.emplace(*merged.trace);
   if (json) {
     nlohmann::ordered_json j = runJson(run, analysis);
     j["critical_path"] = criticalPathJson(*traces, path, traces->beginNs());

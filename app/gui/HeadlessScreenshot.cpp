@@ -18,7 +18,7 @@ RgbaImage writeHeadlessScreenshot(std::shared_ptr<const Trace> trace, const std:
   if (o.area == ScreenshotArea::Roofline) settings.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
   Workspace ws(settings);
   Workbench workbench(ws);  // the window as the user sees it (the capture module stays unloaded)
-  if (o.run) trace = std::shared_ptr<const Trace>(o.run, &o.run->merged.trace);
+  if (o.run) trace = o.run->merged.trace;
   if (trace) {
     if (o.run)
       ws.showRun(o.run, label);

@@ -25,7 +25,7 @@ LoadOutcome TraceLoader::runJob(const Job& job, ImportProgress* progress, FilesR
       import.progress = progress;
       auto view = std::make_shared<const RunView>(job.align ? realignRunView(*run, job.align)
                                                             : withRankLanes(*run, *job.lanes_of, import));
-      trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
+      trace = view->merged.trace;
       run = std::move(view);
     }
     if (!trace && (!job.run_paths.empty() || !job.path.empty())) {

@@ -84,7 +84,7 @@ void TutorialPanels::pollCaptures() {
         check_.results = evaluateRunExpectations(*r->run->run, *r->run->analysis, p.expectations);
         check_.checked = "live run of " + std::to_string(r->request.params.ranks) + " ranks";
         check_.error.clear();
-        checked_trace_ = std::shared_ptr<const Trace>(r->run, &r->run->merged.trace);
+        checked_trace_ = r->run->merged.trace;
       } else if (r->ok()) {
         awaiting_trace_ = r->trace;
         const TutorialPreset& p = presets_[current_];
@@ -103,7 +103,7 @@ void TutorialPanels::pollCaptures() {
       if (r->ok()) {
         // A run compares as its ranks merged on the aligned axis.
         std::shared_ptr<const Trace> trace =
-            r->run ? std::shared_ptr<const Trace>(r->run, &r->run->merged.trace) : r->trace;
+            r->run ? r->run->merged.trace : r->trace;
         compare_future_side_a_ = compare_job_side_a_;
         compare_b_ = std::async(std::launch::async, [trace] {
           return std::make_pair(trace, std::shared_ptr<const TraceAnalysis>(

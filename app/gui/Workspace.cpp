@@ -71,7 +71,7 @@ void Workspace::showTrace(std::shared_ptr<const Trace> trace, std::string label,
 
 void Workspace::showRun(std::shared_ptr<const RunView> run, std::string label) {
   if (!run) return;
-  std::shared_ptr<const Trace> merged(run, &run->merged.trace);
+  std::shared_ptr<const Trace> merged = run->merged.trace;
   loader_.analyze(std::move(merged), std::move(label), "", analysisOptions(), false, std::move(run));
 }
 

@@ -87,7 +87,7 @@ std::vector<ExpectationResult> evaluateRunExpectations(const Run& run, const Run
         merged = mergeRun(run, analysis.alignment.offsets_ns);
         path = analyzeRunCriticalPath(analysis, *merged);
       }
-      out.push_back(expectation_kinds::criticalPathShare(merged->trace, *path, e, false));
+      out.push_back(expectation_kinds::criticalPathShare(*merged->trace, *path, e, false));
     } else if (e.kind == ExpectationKind::LateRankEveryStep) {
       out.push_back(lateRankEveryStep(run, analysis, e));
     } else if (e.kind == ExpectationKind::CollectivesPerStep) {

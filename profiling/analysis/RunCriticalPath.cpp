@@ -36,9 +36,9 @@ CriticalPathAnalysis analyzeRunCriticalPath(const RunAnalysis& analysis, const M
                                             const std::vector<std::shared_ptr<const CriticalPathGraph>>& parts) {
   const std::vector<CollectiveDependency> deps = collectiveDependencies(analysis, merged);
   if (!parts.empty())
-    if (auto g = joinParts(parts, merged.track_of, analysis.alignment.offsets_ns, merged.trace.tracks.size(), deps))
-      return analyzeCriticalPath(merged.trace, *g, options);
-  return analyzeCriticalPath(merged.trace, deps, options);
+    if (auto g = joinParts(parts, merged.track_of, analysis.alignment.offsets_ns, merged.trace->tracks.size(), deps))
+      return analyzeCriticalPath(*merged.trace, *g, options);
+  return analyzeCriticalPath(*merged.trace, deps, options);
 }
 
 std::optional<CriticalPathAnalysis> runCriticalPath(const Run& run, const RunAnalysis& analysis,

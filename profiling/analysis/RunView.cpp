@@ -11,10 +11,12 @@ namespace {
 
 // The merge of the ranks' own events, or of the lanes loaded again.
 MergedRun mergeView(const RunView& v) {
-  if (!v.eventsDropped()) return mergeRun(*v.run, v.analysis->alignment.offsets_ns);
-  std::vector<const Trace*> traces(v.run->ranks.size(), nullptr);
-  for (const RunView::LoadedLanes& l : v.lanes) traces[l.rank_pos] = l.trace.get();
-  return mergeRun(*v.run, traces, v.analysis->alignment.offsets_ns);
+  const std::vector<int64_t>& offsets = v.analysis->alignment.offsets_ns;
+  if (!v.eventsDropped()) return mergeRun(*v.run, offsets);
+  if (v.lanes.size() == 1 && v.lanes[0].offset_ns == offsets[v.lanes[0].rank_pos]) return v.lanes[0].alone;
+  std::vector<MergeSource> sources(v.run->ranks.size());
+  for (const RunView::LoadedLanes& l : v.lanes) sources[l.rank_pos] = {l.alone.trace.get(), true, l.offset_ns};
+  return mergeRun(*v.run, sources, offsets);
 }
 
 // `view` without its merged trace (the costly part to copy), to redo it.
@@ -63,13 +65,14 @@ RunView withRankLanes(const RunView& view, size_t rank_pos, const ChromeImportOp
     held -= peak(v.lanes.front().rank_pos);
     v.lanes.erase(v.lanes.begin());
   }
-  auto trace = std::make_shared<const Trace>(importChromeTrace(rank.file, import));
+  Trace trace = importChromeTrace(rank.file, import);
   // The analysis points at events by index: the file must be the one summarised.
-  if (trace->eventCount() != v.analysis->ranks[rank_pos].events)
-    throw TraceImportError(rank.file + ": changed since the run was opened (" + std::to_string(trace->eventCount()) +
+  if (trace.eventCount() != v.analysis->ranks[rank_pos].events)
+    throw TraceImportError(rank.file + ": changed since the run was opened (" + std::to_string(trace.eventCount()) +
                            " events, " + std::to_string(v.analysis->ranks[rank_pos].events) +
                            " then); open the run again");
-  v.lanes.push_back({rank_pos, std::move(trace)});
+  const int64_t offset = v.analysis->alignment.offsets_ns[rank_pos];
+  v.lanes.push_back({rank_pos, mergeRankAlone(*v.run, rank_pos, std::move(trace), v.analysis->alignment.offsets_ns), offset});
   v.merged = mergeView(v);
   return v;
 }

@@ -32,7 +32,10 @@ struct RunView {
   uint64_t memory_bytes = 0;   // the memory the run was allowed when it opened
   struct LoadedLanes {
     size_t rank_pos = 0;
-    std::shared_ptr<const Trace> trace;  // that rank's file, read again
+    // That rank's file, read again, as merged alone (mergeRankAlone): when
+    // it is the only one loaded, `merged` shares it rather than copying it.
+    MergedRun alone;
+    int64_t offset_ns = 0;  // the clock offset it was merged with
   };
   // Runs whose events were dropped: the ranks loaded again for their lanes,
   // oldest first.

@@ -14,7 +14,7 @@ OpenedTraceOrRun openTraceOrRun(const std::vector<std::filesystem::path>& paths,
     stream.reading.progress = options.run_progress;
     stream.keep = options.allow_dropped_events ? KeepEvents::WhenTheyFit : KeepEvents::Required;
     auto view = std::make_shared<const RunView>(openRunView(paths, stream));
-    out.trace = std::shared_ptr<const Trace>(view, &view->merged.trace);
+    out.trace = view->merged.trace;
     out.run = std::move(view);
   } else {
     out.trace = std::make_shared<const Trace>(importChromeTrace(paths.front(), options.import));

@@ -25,6 +25,22 @@ std::string pidToken(const Track& t, std::string_view token, int rank) {
   return "\"rank " + std::to_string(rank) + " " + std::string(token.substr(1));
 }
 
+std::string rankProcessName(int rank, std::string_view process) {
+  return "rank " + std::to_string(rank) + (process.empty() ? "" : " " + std::string(process));
+}
+
+std::string rankWarning(int rank, const std::string& warning) { return "rank " + std::to_string(rank) + ": " + warning; }
+
+// The merged trace's metadata before any rank's warnings are added.
+TraceMetadata mergedMeta(const Run& run, const std::vector<int64_t>& offsets_ns) {
+  TraceMetadata meta;
+  meta.source = "run of " + std::to_string(run.ranks.size()) + " rank(s)";
+  meta.warnings = run.warnings;
+  // A rank's meta stays when its events are dropped.
+  if (!run.ranks.empty()) meta.base_time_ns = run.ranks[0].trace.meta.base_time_ns + offsets_ns[0];
+  return meta;
+}
+
 // Each string id of `from` as an id of `into` (one lookup per distinct string).
 std::vector<uint32_t> stringIds(const StringTable& from, StringTable& into) {
   std::vector<uint32_t> ids(from.size());
@@ -102,10 +118,15 @@ MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
 }
 
 MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, const std::vector<int64_t>& offsets_ns) {
+  std::vector<MergeSource> sources;
+  for (const Trace* t : traces) sources.push_back({t});
+  return mergeRun(run, sources, offsets_ns);
+}
+
+MergedRun mergeRun(const Run& run, const std::vector<MergeSource>& sources, const std::vector<int64_t>& offsets_ns) {
   MergedRun m;
-  Trace& out = m.trace;
-  out.meta.source = "run of " + std::to_string(run.ranks.size()) + " rank(s)";
-  out.meta.warnings = run.warnings;
+  Trace out;
+  out.meta = mergedMeta(run, offsets_ns);
   m.track_of.resize(run.ranks.size());
   std::vector<std::vector<uint32_t>> rank_ids(run.ranks.size());
   std::vector<ArgsShift> rank_args(run.ranks.size());
@@ -114,27 +135,30 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
   bool distinct = true;  // every track copied into a track of its own: the copies can run side by side
   // One rank alone (a rank's lanes, loaded again) keeps its ids, so its
   // launch links are taken over rather than rebuilt.
-  const size_t sources = size_t(std::count_if(traces.begin(), traces.end(), [](const Trace* t) { return t; }));
+  const size_t given = size_t(std::count_if(sources.begin(), sources.end(), [](const MergeSource& s) { return s.trace; }));
   std::optional<size_t> alone;
-  // A rank's meta stays when its events are dropped.
-  if (!run.ranks.empty()) out.meta.base_time_ns = run.ranks[0].trace.meta.base_time_ns + offsets_ns[0];
   for (size_t p = 0; p < run.ranks.size(); ++p) {
-    if (!traces[p]) continue;
+    const MergeSource& source = sources[p];
+    if (!source.trace) continue;
     const RankTrace& r = run.ranks[p];
-    const Trace& src = *traces[p];
-    const int64_t offset = offsets_ns[p];
-    if (sources == 1) alone = p;
-    const size_t id_part = sources == 1 ? kAlone : p;
+    const Trace& src = *source.trace;
+    const bool named = source.merged_alone;
+    const int64_t offset = offsets_ns[p] - (named ? source.offset_ns : 0);
+    if (given == 1) alone = p;
+    const size_t id_part = given == 1 ? kAlone : p;
     const std::vector<uint32_t>& ids = rank_ids[p] = stringIds(src.strings, out.strings);
     const ArgsShift& args = rank_args[p] = shareArgs(src, out);
-    for (const std::string& w : src.meta.warnings) out.meta.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
+    // A rank merged alone holds the run's warnings, then its own, named.
+    for (size_t k = named ? std::min(run.warnings.size(), src.meta.warnings.size()) : 0; k < src.meta.warnings.size(); ++k)
+      out.meta.warnings.push_back(named ? src.meta.warnings[k] : rankWarning(r.rank, src.meta.warnings[k]));
     for (const Track& t : src.tracks) {
-      const std::string pid = pidToken(t, src.strings.get(t.pid_id), r.rank);
+      const std::string_view pid_token = src.strings.get(t.pid_id);
+      const std::string pid = named ? std::string(pid_token) : pidToken(t, pid_token, r.rank);
       const uint32_t ti = out.trackFor(pid, src.strings.get(t.tid_id));
       m.track_of[p].push_back(ti);
       Track& dst = out.tracks[ti];
       const std::string_view process = src.strings.get(t.process_name_id);
-      dst.process_name_id = out.strings.intern("rank " + std::to_string(r.rank) + (process.empty() ? "" : " " + std::string(process)));
+      dst.process_name_id = out.strings.intern(named ? std::string(process) : rankProcessName(r.rank, process));
       dst.thread_name_id = ids[t.thread_name_id];
       dst.sort_index = t.sort_index;
       dst.device = t.device;
@@ -168,8 +192,44 @@ MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, cons
   // Tracks merged into one (their events appended in turn) are copied one by one.
   if (distinct) copyColumns(0, copies.size());
   else for (size_t k = 0; k < copies.size(); ++k) copyColumns(k, 1);
-  if (alone && distinct) out.finalizeCopyOf(*traces[*alone], m.track_of[*alone]);
+  if (alone && distinct) out.finalizeCopyOf(*sources[*alone].trace, m.track_of[*alone]);
   else out.finalize();
+  m.trace = std::make_shared<const Trace>(std::move(out));
+  return m;
+}
+
+MergedRun mergeRankAlone(const Run& run, size_t rank_pos, Trace trace, const std::vector<int64_t>& offsets_ns) {
+  const int rank = run.ranks[rank_pos].rank;
+  const int64_t offset = offsets_ns[rank_pos];
+  TraceMetadata meta = mergedMeta(run, offsets_ns);
+  for (const std::string& w : trace.meta.warnings) meta.warnings.push_back(rankWarning(rank, w));
+  trace.meta = std::move(meta);
+  for (Track& t : trace.tracks) {
+    const std::string pid = pidToken(t, trace.strings.get(t.pid_id), rank);
+    if (pid.front() != '"') t.pid = std::stoll(pid);
+    t.pid_id = trace.strings.intern(pid);
+    t.process_name_id = trace.strings.intern(rankProcessName(rank, trace.strings.get(t.process_name_id)));
+    // What the copy leaves behind.
+    t.process_labels_id = 0;
+    t.process_sort_index.reset();
+    t.thread_sort_index.reset();
+    t.rank = rank;
+  }
+  trace.reindexTracks();
+  // A shift keeps every track in order, so depths and launch links stand.
+  parallelFor(trace.tracks.size(), [&](size_t ti) {
+    for (int64_t& start : trace.tracks[ti].start_ns) start += offset;
+  });
+  for (Flow& f : trace.flows) {
+    if (f.from_ts_ns >= 0) f.from_ts_ns += offset;
+    if (f.to_ts_ns >= 0) f.to_ts_ns += offset;
+  }
+  for (RawEvent& e : trace.raw_events) e.ts_ns += offset;
+  MergedRun m;
+  m.track_of.resize(run.ranks.size());
+  m.track_of[rank_pos].resize(trace.tracks.size());
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) m.track_of[rank_pos][ti] = ti;
+  m.trace = std::make_shared<const Trace>(std::move(trace));
   return m;
 }
 

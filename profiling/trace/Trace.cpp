@@ -86,6 +86,12 @@ uint32_t Trace::trackFor(std::string_view pid_token, std::string_view tid_token)
   return idx;
 }
 
+void Trace::reindexTracks() {
+  track_index_.clear();
+  for (uint32_t ti = 0; ti < tracks.size(); ++ti)
+    track_index_.emplace((uint64_t(tracks[ti].pid_id) << 32) | tracks[ti].tid_id, ti);
+}
+
 void Track::reserve(size_t events) {
   start_ns.reserve(events);
   dur_ns.reserve(events);

@@ -169,6 +169,9 @@ class Trace {
 
   // Find or create the track for a (pid, tid) token pair.
   uint32_t trackFor(std::string_view pid_token, std::string_view tid_token);
+  // Finds the tracks by their pid_id/tid_id again, after those were changed
+  // in place (a rank merged alone, RunMerge.h); they must stay distinct.
+  void reindexTracks();
 
   // Appends one complete event (any order). Returns its provisional index;
   // indices change in finalize().

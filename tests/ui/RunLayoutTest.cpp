@@ -31,7 +31,7 @@ MergedRun twoRanks() { return mergeRun(twoRankRun(), {0, 0}); }
 
 TEST(RunLayout, LanesAreGroupedByRankUnderAHeaderEach) {
   const MergedRun m = twoRanks();
-  LaneLayout l = layoutLanes(m.trace);
+  LaneLayout l = layoutLanes(*m.trace);
   ASSERT_EQ(l.headers.size(), 2u);
   EXPECT_EQ(l.headers[0].title, "rank 0");
   EXPECT_EQ(l.headers[0].rank, 0);
@@ -39,8 +39,8 @@ TEST(RunLayout, LanesAreGroupedByRankUnderAHeaderEach) {
   EXPECT_EQ(l.headers[0].gpu_lanes, 2u);
   EXPECT_EQ(l.headers[1].rank, 1);
   ASSERT_EQ(l.lanes.size(), 6u);
-  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(m.trace.tracks[l.lanes[i].track].rank, 0);
-  for (size_t i = 3; i < 6; ++i) EXPECT_EQ(m.trace.tracks[l.lanes[i].track].rank, 1);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(m.trace->tracks[l.lanes[i].track].rank, 0);
+  for (size_t i = 3; i < 6; ++i) EXPECT_EQ(m.trace->tracks[l.lanes[i].track].rank, 1);
   EXPECT_EQ(l.lanes[0].group, LaneGroup::Cpu);  // CPU above GPU within a rank
   EXPECT_EQ(l.lanes[1].group, LaneGroup::Gpu);
   EXPECT_EQ(l.rankHeader(1), &l.headers[1]);
@@ -49,7 +49,7 @@ TEST(RunLayout, LanesAreGroupedByRankUnderAHeaderEach) {
 
   LaneLayoutOptions o;
   o.collapsed_ranks = {0};
-  LaneLayout collapsed = layoutLanes(m.trace, o);
+  LaneLayout collapsed = layoutLanes(*m.trace, o);
   ASSERT_EQ(collapsed.lanes.size(), 3u);
   EXPECT_TRUE(collapsed.headers[0].collapsed);
   EXPECT_EQ(collapsed.headers[0].gpu_lanes, 2u) << "hidden lanes still counted";

@@ -266,7 +266,7 @@ TEST(CriticalPath, SchedulingNothingHalvedGivesEveryObservedTime) {
     const fuselab::Run run = loadRun(traceFilesIn(dir));
     const RunAnalysis a = analyzeRun(run);
     const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
-    expectObserved(CriticalPathGraph(merged.trace, collectiveDependencies(a, merged)));
+    expectObserved(CriticalPathGraph(*merged.trace, collectiveDependencies(a, merged)));
   }
 }
 

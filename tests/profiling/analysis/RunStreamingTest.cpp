@@ -74,7 +74,7 @@ TEST(RunStreaming, PathPartsJoinIntoTheMergedRunsPath) {
     for (const auto& p : streamed.path_parts) parts.push_back(p.get());
     const std::optional<CriticalPathGraph> joined =
         CriticalPathGraph::join(parts, merged.track_of, streamed.analysis.alignment.offsets_ns,
-                                merged.trace.tracks.size(), collectiveDependencies(streamed.analysis, merged));
+                                merged.trace->tracks.size(), collectiveDependencies(streamed.analysis, merged));
     ASSERT_TRUE(joined.has_value());
     std::vector<int64_t> scheduled, observed;
     joined->schedule({}, scheduled);
@@ -88,17 +88,17 @@ TEST(RunStreaming, PathPartsJoinIntoTheMergedRunsPath) {
     test::expectSameCriticalPath(*unmerged, built);
     const PathTraces traces(*streamed.run, streamed.analysis.alignment.offsets_ns);
     EXPECT_EQ(traces.trackOf(), merged.track_of);
-    EXPECT_EQ(traces.beginNs(), merged.trace.beginNs());
-    ASSERT_EQ(traces.trackCount(), merged.trace.tracks.size());
+    EXPECT_EQ(traces.beginNs(), merged.trace->beginNs());
+    ASSERT_EQ(traces.trackCount(), merged.trace->tracks.size());
     for (uint32_t t = 0; t < traces.trackCount(); ++t) {
-      EXPECT_EQ(traces.rank(t), merged.trace.tracks[t].rank) << t;
-      EXPECT_EQ(traces.track(t).size(), merged.trace.tracks[t].size()) << t;
+      EXPECT_EQ(traces.rank(t), merged.trace->tracks[t].rank) << t;
+      EXPECT_EQ(traces.track(t).size(), merged.trace->tracks[t].size()) << t;
     }
     size_t named = 0;
     for (const StepPath& p : unmerged->steps)
       for (const PathSegment& seg : p.segments)
         if (seg.event && !traces.name(*seg.event).empty()) {
-          EXPECT_EQ(traces.name(*seg.event), merged.trace.name(*seg.event));
+          EXPECT_EQ(traces.name(*seg.event), merged.trace->name(*seg.event));
           ++named;
         }
     EXPECT_GT(named, 0u);
@@ -170,14 +170,13 @@ TEST(RunLanes, ADroppedRunLoadsARanksLanesAndEvictsTheOldest) {
   o.memory_bytes = 6 * (importPeakEstimate(traceTextSizeHint(files[0])) + (uint64_t(1) << 20));
   const RunView dropped = openRunView(files, o);
   ASSERT_TRUE(dropped.eventsDropped());
-  EXPECT_EQ(dropped.merged.trace.eventCount(), 0u);
+  EXPECT_EQ(dropped.merged.trace->eventCount(), 0u);
   EXPECT_FALSE(dropped.mergedEvent(0, {0, 0}));
 
   const RunView one = withRankLanes(dropped, 1);
   EXPECT_FALSE(one.hasLanes(0));
   EXPECT_TRUE(one.hasLanes(1));
-  ASSERT_EQ(one.merged.trace.shared_args.size(), 1u);
-  EXPECT_EQ(one.merged.trace.shared_args[0], one.lanes.back().trace->args_text) << "the rank's args text is shared, not copied";
+  EXPECT_EQ(one.merged.trace, one.lanes.back().alone.trace) << "one rank's lanes are merged in place, not copied";
   EXPECT_EQ(one.analysis, dropped.analysis) << "the run's analysis is shared, not copied";
   const RunView whole = openRunView(files);
   const CollectiveStats& c = one.analysis->collectives.front();
@@ -186,10 +185,10 @@ TEST(RunLanes, ADroppedRunLoadsARanksLanesAndEvictsTheOldest) {
     ASSERT_EQ(bool(e), a.rank_pos == 1);
     if (!e) continue;
     const auto want = *whole.mergedEvent(a.rank_pos, a.event);
-    const Track& got_track = one.merged.trace.tracks[e->track];
-    const Track& want_track = whole.merged.trace.tracks[want.track];
-    EXPECT_EQ(one.merged.trace.strings.get(got_track.name_id[e->index]),
-              whole.merged.trace.strings.get(want_track.name_id[want.index]));
+    const Track& got_track = one.merged.trace->tracks[e->track];
+    const Track& want_track = whole.merged.trace->tracks[want.track];
+    EXPECT_EQ(one.merged.trace->strings.get(got_track.name_id[e->index]),
+              whole.merged.trace->strings.get(want_track.name_id[want.index]));
     EXPECT_EQ(got_track.start_ns[e->index], want_track.start_ns[want.index]) << "same aligned axis";
   }
   const RunView other = withRankLanes(one, 0);
@@ -197,6 +196,26 @@ TEST(RunLanes, ADroppedRunLoadsARanksLanesAndEvictsTheOldest) {
   EXPECT_FALSE(other.hasLanes(1)) << "evicted: the oldest lanes make room";
   ASSERT_EQ(other.lanes.size(), 1u);
   EXPECT_EQ(other.lanes[0].rank_pos, 0u);
+}
+
+// Every rank loaded again merges as the run held whole does, on the run's
+// alignment and on others; so does one rank realigned.
+TEST(RunLanes, RanksLoadedAgainMergeAsTheWholeRunOnEveryAlignment) {
+  const auto files = traceFilesIn(test::ncclFuselabFixtureDir());
+  const RunView whole = openRunView(files);
+  const RunView dropped = openRunView(files, dropping());
+  const RunView both = withRankLanes(withRankLanes(dropped, 0), 1);
+  ASSERT_EQ(both.lanes.size(), 2u);
+  std::string why;
+  EXPECT_TRUE(both.merged.trace->sameContentAs(*whole.merged.trace, &why)) << why;
+  for (AlignMethod m : {AlignMethod::None, AlignMethod::Collectives}) {
+    SCOPED_TRACE(std::string(alignMethodName(m)));
+    EXPECT_TRUE(realignRunView(both, m).merged.trace->sameContentAs(*realignRunView(whole, m).merged.trace, &why)) << why;
+    const RunView one = realignRunView(withRankLanes(dropped, 1), m);
+    const RunView loaded_after = withRankLanes(realignRunView(dropped, m), 1);
+    EXPECT_TRUE(one.merged.trace->sameContentAs(*loaded_after.merged.trace, &why)) << why;
+    EXPECT_EQ(loaded_after.merged.trace, loaded_after.lanes[0].alone.trace);
+  }
 }
 
 TEST(RunLanes, ARankFileChangedSinceOpeningIsReported) {

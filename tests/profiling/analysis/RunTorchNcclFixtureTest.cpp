@@ -104,7 +104,7 @@ TEST(TorchNcclRun, TheMergedRunHasTheRunsStepsNotEachRanks) {
   const fuselab::Run run = torchRun();
   const RunAnalysis a = analyzeRun(run);
   const MergedRun merged = mergeRun(run, a.alignment.offsets_ns);
-  const std::vector<StepStats> steps = analyzeTrace(merged.trace).steps;
+  const std::vector<StepStats> steps = analyzeTrace(*merged.trace).steps;
   ASSERT_EQ(steps.size(), 3u);  // ProfilerStep#1..3, each spanning both ranks
   for (size_t k = 0; k < steps.size(); ++k) {
     int64_t first = INT64_MAX, last = INT64_MIN;  // step k's annotations on either rank

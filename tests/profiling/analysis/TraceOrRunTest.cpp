@@ -20,7 +20,7 @@ TEST(TraceOrRun, AFolderIsARunAnalysedAndMerged) {
   const OpenedTraceOrRun opened = openTraceOrRun({test::multirankFixtureDir()});
   ASSERT_TRUE(opened.run);
   ASSERT_EQ(opened.run->run->ranks.size(), 2u);
-  EXPECT_EQ(opened.trace.get(), &opened.run->merged.trace);
+  EXPECT_EQ(opened.trace.get(), opened.run->merged.trace.get());
   size_t events = 0;
   for (const RankTrace& r : opened.run->run->ranks) events += r.trace.eventCount();
   EXPECT_EQ(opened.trace->eventCount(), events);
