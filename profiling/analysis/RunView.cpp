@@ -57,12 +57,12 @@ RunView withRankLanes(const RunView& view, size_t rank_pos, const ChromeImportOp
     return view;
   RunView v = sameRanks(view);
   const RankTrace& rank = v.run->ranks[rank_pos];
-  auto peak = [&](size_t p) { return importPeakEstimate(traceTextSizeHint(v.run->ranks[p].file)); };
-  uint64_t held = peak(rank_pos);
-  for (const RunView::LoadedLanes& l : v.lanes) held += peak(l.rank_pos);
+  const uint64_t peak = importPeakEstimate(traceTextSizeHint(rank.file));
+  uint64_t held = peak;
+  for (const RunView::LoadedLanes& l : v.lanes) held += l.import_peak;
   // The oldest lanes make room (the new rank's own always loads).
   while (!v.lanes.empty() && held > streamingImportBudget(v.memory_bytes)) {
-    held -= peak(v.lanes.front().rank_pos);
+    held -= v.lanes.front().import_peak;
     v.lanes.erase(v.lanes.begin());
   }
   Trace trace = importChromeTrace(rank.file, import);
@@ -72,7 +72,8 @@ RunView withRankLanes(const RunView& view, size_t rank_pos, const ChromeImportOp
                            " events, " + std::to_string(v.analysis->ranks[rank_pos].events) +
                            " then); open the run again");
   const int64_t offset = v.analysis->alignment.offsets_ns[rank_pos];
-  v.lanes.push_back({rank_pos, mergeRankAlone(*v.run, rank_pos, std::move(trace), v.analysis->alignment.offsets_ns), offset});
+  v.lanes.push_back(
+      {rank_pos, mergeRankAlone(*v.run, rank_pos, std::move(trace), v.analysis->alignment.offsets_ns), offset, peak});
   v.merged = mergeView(v);
   return v;
 }

@@ -36,6 +36,7 @@ struct RunView {
     // it is the only one loaded, `merged` shares it rather than copying it.
     MergedRun alone;
     int64_t offset_ns = 0;  // the clock offset it was merged with
+    uint64_t import_peak = 0;  // importPeakEstimate of its file, to make room for the next
   };
   // Runs whose events were dropped: the ranks loaded again for their lanes,
   // oldest first.
