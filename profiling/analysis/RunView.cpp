@@ -13,13 +13,14 @@ namespace {
 MergedRun mergeView(const RunView& v) {
   const std::vector<int64_t>& offsets = v.analysis->alignment.offsets_ns;
   if (!v.eventsDropped()) return mergeRun(*v.run, offsets);
+  // One rank loaded, on the run's alignment: its merge alone is the view's.
   if (v.lanes.size() == 1 && v.lanes[0].offset_ns == offsets[v.lanes[0].rank_pos]) return v.lanes[0].alone;
   std::vector<MergeSource> sources(v.run->ranks.size());
   for (const RunView::LoadedLanes& l : v.lanes) sources[l.rank_pos] = {l.alone.trace.get(), true, l.offset_ns};
   return mergeRun(*v.run, sources, offsets);
 }
 
-// `view` without its merged trace (the costly part to copy), to redo it.
+// `view` without its merged trace, to redo it.
 RunView sameRanks(const RunView& view) {
   RunView v;
   v.run = view.run;

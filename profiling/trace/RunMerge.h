@@ -2,11 +2,12 @@
 // screenshots and compare: each rank's tracks are copied with the rank's
 // clock offset added, Track::rank set and the process named "rank N".
 // Correlation and external ids are made unique per rank so launch links stay
-// within a rank (one rank merged alone keeps its ids and its launch links). Event indices within a track are unchanged. The ranks'
-// args texts are shared (Trace::shared_args), not copied.
+// within a rank (one rank merged alone keeps its ids and its launch links).
+// Event indices within a track are unchanged. The ranks' args texts are
+// shared (Trace::shared_args), not copied.
 //
 // A rank merged alone (its lanes, loaded again) need not be copied at all:
-// mergeRankAlone makes its own trace that merge in place.
+// mergeRankAlone turns the rank's own trace into that merge in place.
 #pragma once
 
 #include <cstdint>
