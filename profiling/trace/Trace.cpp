@@ -28,6 +28,9 @@ constexpr CategorySpelling kSpellings[] = {
     {Category::Sync, "cuda_sync"},
     {Category::GpuAnnotation, "gpu_user_annotation"},
 };
+
+// Trace::track_index_'s key of a (pid, tid) token pair.
+uint64_t trackKey(uint32_t pid_id, uint32_t tid_id) { return (uint64_t(pid_id) << 32) | tid_id; }
 }  // namespace
 
 std::string_view categoryName(Category c) {
@@ -66,7 +69,7 @@ std::optional<uint32_t> StringTable::find(std::string_view s) const {
 uint32_t Trace::trackFor(std::string_view pid_token, std::string_view tid_token) {
   uint32_t pid_id = strings.intern(pid_token);
   uint32_t tid_id = strings.intern(tid_token);
-  uint64_t key = (uint64_t(pid_id) << 32) | tid_id;
+  const uint64_t key = trackKey(pid_id, tid_id);
   if (auto it = track_index_.find(key); it != track_index_.end()) return it->second;
   Track t;
   t.pid_id = pid_id;
@@ -89,7 +92,7 @@ uint32_t Trace::trackFor(std::string_view pid_token, std::string_view tid_token)
 void Trace::reindexTracks() {
   track_index_.clear();
   for (uint32_t ti = 0; ti < tracks.size(); ++ti)
-    track_index_.emplace((uint64_t(tracks[ti].pid_id) << 32) | tracks[ti].tid_id, ti);
+    track_index_.emplace(trackKey(tracks[ti].pid_id, tracks[ti].tid_id), ti);
 }
 
 void Track::reserve(size_t events) {
