@@ -112,14 +112,8 @@ void copyColumn(const TrackCopy& c, size_t at, size_t column, Trace& into) {
 }  // namespace
 
 MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns) {
-  std::vector<const Trace*> traces;
-  for (const RankTrace& r : run.ranks) traces.push_back(&r.trace);
-  return mergeRun(run, traces, offsets_ns);
-}
-
-MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, const std::vector<int64_t>& offsets_ns) {
   std::vector<MergeSource> sources;
-  for (const Trace* t : traces) sources.push_back({t});
+  for (const RankTrace& r : run.ranks) sources.push_back({&r.trace});
   return mergeRun(run, sources, offsets_ns);
 }
 

@@ -31,13 +31,11 @@ struct MergedRun {
 // offsets_ns: one per position in run.ranks (aligned = own clock + offset).
 MergedRun mergeRun(const Run& run, const std::vector<int64_t>& offsets_ns);
 
-// The same with traces[p] in place of run.ranks[p].trace (a rank's events
-// loaded again after they were dropped; null: the rank is left out).
-MergedRun mergeRun(const Run& run, const std::vector<const Trace*>& traces, const std::vector<int64_t>& offsets_ns);
-
-// A rank's events to merge: its own trace, or its merge alone (the trace of
-// mergeRankAlone's result), already named for its rank, with the run's
-// warnings first and its times on the axis of the offset it was merged with.
+// The same with sources[p] in place of run.ranks[p].trace (a rank's events
+// loaded again after they were dropped): its own trace, or its merge alone
+// (the trace of mergeRankAlone's result), already named for its rank, with
+// the run's warnings first and its times on the axis of the offset it was
+// merged with.
 struct MergeSource {
   const Trace* trace = nullptr;  // null: the rank is left out
   bool merged_alone = false;

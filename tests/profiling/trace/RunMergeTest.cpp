@@ -58,7 +58,7 @@ TEST(RunMerge, TheHtaFixtureKeepsEveryEventAndArgument) {
 TEST(RunMerge, OneRankAloneKeepsItsIdsAndLaunchLinks) {
   const fuselab::Run run = loadRun(traceFilesIn(test::multirankFixtureDir()));
   const Trace& src = run.ranks[1].trace;
-  const MergedRun m = mergeRun(run, {nullptr, &src}, {0, 123});
+  const MergedRun m = mergeRun(run, std::vector<MergeSource>{{}, {&src}}, {0, 123});
   ASSERT_FALSE(src.launches().empty());
   ASSERT_EQ(m.trace->launches().size(), src.launches().size());
   for (const LaunchLink& l : src.launches()) {
@@ -118,7 +118,7 @@ TEST(RunMerge, ARankMergedAloneInPlaceIsItsMergeAlone) {
     SCOPED_TRACE(dir.string());
     const fuselab::Run run = withWarnings(loadRun(traceFilesIn(dir)));
     const std::vector<int64_t> offsets = {-55, 123'456};
-    const MergedRun copied = mergeRun(run, {nullptr, &run.ranks[1].trace}, offsets);
+    const MergedRun copied = mergeRun(run, std::vector<MergeSource>{{}, {&run.ranks[1].trace}}, offsets);
     const MergedRun alone = mergeRankAlone(run, 1, run.ranks[1].trace, offsets);
     std::string why;
     EXPECT_TRUE(alone.trace->sameContentAs(*copied.trace, &why)) << why;
