@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/AtomicFile.h"
 
 namespace fuselab {

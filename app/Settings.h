@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/AnalysisOptions.h"
-#include "profiling/analysis/Roofline.h"
+#include "profiling/analysis/single/AnalysisOptions.h"
+#include "profiling/analysis/work/Roofline.h"
 
 namespace fuselab {
 

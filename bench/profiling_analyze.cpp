@@ -15,7 +15,7 @@
 #include <string>
 
 #include "bench/TiledTrace.h"
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 namespace {

@@ -28,12 +28,12 @@
 
 #include "bench/TiledRun.h"
 #include "bench/TiledTrace.h"
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/AnalysisWithPath.h"
-#include "profiling/analysis/CriticalPath.h"
-#include "profiling/analysis/CriticalPathGraph.h"
-#include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/analysis/RunStreaming.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/critical_path/AnalysisWithPath.h"
+#include "profiling/analysis/critical_path/CriticalPath.h"
+#include "profiling/analysis/critical_path/CriticalPathGraph.h"
+#include "profiling/analysis/run/RunCriticalPath.h"
+#include "profiling/analysis/run/RunStreaming.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 namespace {

@@ -41,7 +41,7 @@
 #include "bench/LargeRun.h"
 #include "bench/ProcStatus.h"
 #include "bench/SelfInNewProcess.h"
-#include "profiling/analysis/RunView.h"
+#include "profiling/analysis/run/RunView.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 namespace {

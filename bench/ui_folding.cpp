@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "tests/ui/UiTestTraces.h"
 #include "ui/layout/DepthIndex.h"
 #include "ui/layout/EventFolding.h"

@@ -15,7 +15,7 @@
 #include <filesystem>
 
 #include "bench/TiledRun.h"
-#include "profiling/analysis/RunView.h"
+#include "profiling/analysis/run/RunView.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "ui/layout/LaneLayout.h"
 #include "ui/layout/RunOverview.h"

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 

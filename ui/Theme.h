@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "profiling/analysis/AnalysisGaps.h"
+#include "profiling/analysis/single/AnalysisGaps.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab::ui {

@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
 #include "ui/lanes/CriticalPathOverlay.h"

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "profiling/analysis/RunView.h"
+#include "profiling/analysis/run/RunView.h"
 #include "profiling/capture_api/CaptureTypes.h"
 #include "profiling/capture_api/Workload.h"
 

@@ -2,7 +2,7 @@
 // Ceilings, source "measured". Used by `fuselab ceilings` and the Workbench.
 #pragma once
 
-#include "profiling/analysis/Roofline.h"
+#include "profiling/analysis/work/Roofline.h"
 #include "profiling/capture_api/CaptureTypes.h"
 
 namespace fuselab {

@@ -9,7 +9,7 @@
 
 #include "app/capture/DistributedCapture.h"
 #include "app/capture/WorkloadCapture.h"
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/capture_api/CaptureBackend.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/AtomicFile.h"

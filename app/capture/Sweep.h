@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/Roofline.h"
+#include "profiling/analysis/work/Roofline.h"
 #include "profiling/capture_api/CaptureTypes.h"
 #include "profiling/capture_api/Workload.h"
 

@@ -11,8 +11,8 @@
 
 #include "app/report/CriticalPathReport.h"
 #include "app/report/RunReport.h"
-#include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/analysis/RunStreaming.h"
+#include "profiling/analysis/run/RunCriticalPath.h"
+#include "profiling/analysis/run/RunStreaming.h"
 #include "profiling/trace/TracePaths.h"
 
 namespace fuselab {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 
 namespace fuselab {
 

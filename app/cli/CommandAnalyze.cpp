@@ -13,7 +13,7 @@
 #include "app/cli/Commands.h"
 #include "app/report/AnalysisReport.h"
 #include "app/report/CriticalPathReport.h"
-#include "profiling/analysis/AnalysisWithPath.h"
+#include "profiling/analysis/critical_path/AnalysisWithPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 namespace fuselab {

@@ -18,7 +18,7 @@
 #include "app/cli/Commands.h"
 #include "app/Settings.h"
 #include "app/capture/WorkloadCapture.h"
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/capture_api/Workload.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/ChromeTraceExport.h"

@@ -2,7 +2,7 @@
 // A/B diff of two sides, each one or more traces of the same workload (every
 // recorded step is one sample): per metric and per matched GPU op the median
 // and range of each side and whether the difference is beyond noise
-// (profiling/analysis/NoiseTest.h), how the verdict changed, and B aligned on
+// (profiling/analysis/compare/NoiseTest.h), how the verdict changed, and B aligned on
 // the start of A's step K (first trace of each side). --screenshot draws the
 // first trace of each side one above the other, aligned, with the table (GUI
 // builds). With --json, stdout is the JSON document alone. A folder is a run:
@@ -16,9 +16,9 @@
 #include "app/capture/CompareRepeats.h"
 #include "app/cli/Commands.h"
 #include "app/report/CompareReport.h"
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/TraceCompare.h"
-#include "profiling/analysis/TraceOrRun.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/compare/TraceCompare.h"
+#include "profiling/analysis/run/TraceOrRun.h"
 #include "profiling/trace/ChromeTraceImport.h"
 
 #ifdef FUSELAB_HAVE_GUI

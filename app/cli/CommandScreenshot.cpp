@@ -10,7 +10,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/TimeRangeArg.h"
-#include "profiling/analysis/TraceOrRun.h"
+#include "profiling/analysis/run/TraceOrRun.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include "app/gui/GlfwWindow.h"

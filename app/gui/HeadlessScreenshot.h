@@ -11,7 +11,7 @@
 
 #include "app/gui/Screenshot.h"
 #include "app/gui/ScreenshotRequest.h"
-#include "profiling/analysis/RunView.h"
+#include "profiling/analysis/run/RunView.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {

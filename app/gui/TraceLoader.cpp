@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "profiling/analysis/AnalysisWithPath.h"
-#include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/analysis/TraceOrRun.h"
+#include "profiling/analysis/critical_path/AnalysisWithPath.h"
+#include "profiling/analysis/run/RunCriticalPath.h"
+#include "profiling/analysis/run/TraceOrRun.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/TracePaths.h"
 

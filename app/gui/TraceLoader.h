@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/CriticalPath.h"
-#include "profiling/analysis/RunView.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/critical_path/CriticalPath.h"
+#include "profiling/analysis/run/RunView.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/Trace.h"
 

@@ -11,11 +11,11 @@
 #include "app/capture/GpuProbe.h"
 #include "app/gui/TutorialViews.h"
 #include "app/gui/Workspace.h"
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/Expectations.h"
-#include "profiling/analysis/ExpectationsRun.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/expectations/Expectations.h"
+#include "profiling/analysis/expectations/ExpectationsRun.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
-#include "profiling/analysis/TraceOrRun.h"
+#include "profiling/analysis/run/TraceOrRun.h"
 
 namespace fuselab {
 

@@ -20,9 +20,9 @@
 #include "app/capture/CaptureWorker.h"
 #include "app/capture/Sweep.h"
 #include "app/tutorial/TutorialPresets.h"
-#include "ui/ComparePanel.h"
-#include "ui/SweepPanel.h"
-#include "ui/TutorialPanel.h"
+#include "ui/panels/ComparePanel.h"
+#include "ui/panels/SweepPanel.h"
+#include "ui/panels/TutorialPanel.h"
 
 namespace fuselab {
 

@@ -7,11 +7,11 @@
 #include "app/gui/OffscreenContext.h"
 #include "app/gui/OffscreenRenderer.h"
 #include "app/gui/TutorialViews.h"
-#include "ui/ComparePanel.h"
-#include "ui/SweepPanel.h"
+#include "ui/panels/ComparePanel.h"
+#include "ui/panels/SweepPanel.h"
 #include "ui/Theme.h"
 #include "ui/TimelineView.h"
-#include "ui/TutorialPanel.h"
+#include "ui/panels/TutorialPanel.h"
 
 namespace fuselab {
 

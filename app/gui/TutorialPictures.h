@@ -12,8 +12,8 @@
 
 #include "app/capture/Sweep.h"
 #include "app/tutorial/TutorialPresets.h"
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/Expectations.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/expectations/Expectations.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {

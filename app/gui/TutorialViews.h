@@ -1,12 +1,12 @@
-// What the tutorial panels (ui/TutorialPanel, ui/SweepPanel) show, built from
+// What the tutorial panels (ui/panels/TutorialPanel, ui/panels/SweepPanel) show, built from
 // the app's data: a tutorial preset as a step view, a sweep result as plot
 // data.
 #pragma once
 
 #include "app/capture/Sweep.h"
 #include "app/tutorial/TutorialPresets.h"
-#include "ui/SweepPanel.h"
-#include "ui/TutorialPanel.h"
+#include "ui/panels/SweepPanel.h"
+#include "ui/panels/TutorialPanel.h"
 
 namespace fuselab {
 

@@ -9,7 +9,7 @@
 #include <future>
 
 #include "app/capture/CaptureWorker.h"
-#include "ui/WorkbenchPanel.h"
+#include "ui/panels/WorkbenchPanel.h"
 
 namespace fuselab {
 

@@ -9,7 +9,7 @@
 
 #include "app/gui/MainMenu.h"
 #include "profiling/trace/DurationText.h"
-#include "ui/RooflinePanel.h"
+#include "ui/panels/RooflinePanel.h"
 #include "ui/WrappedText.h"
 #include "ui/layout/LaneLayout.h"
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/TraceCompare.h"
+#include "profiling/analysis/compare/TraceCompare.h"
 
 namespace fuselab {
 

@@ -1,4 +1,4 @@
-// The critical path (profiling/analysis/CriticalPath.h) in analyze's text and
+// The critical path (profiling/analysis/critical_path/CriticalPath.h) in analyze's text and
 // JSON: each step's segments and totals by kind and rank, and what halving
 // the ops longest on the path would buy.
 #pragma once
@@ -7,8 +7,8 @@
 
 #include <ostream>
 
-#include "profiling/analysis/CriticalPath.h"
-#include "profiling/analysis/PathTraces.h"
+#include "profiling/analysis/critical_path/CriticalPath.h"
+#include "profiling/analysis/critical_path/PathTraces.h"
 
 namespace fuselab {
 

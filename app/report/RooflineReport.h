@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 
 namespace fuselab {
 

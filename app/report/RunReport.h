@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 
 namespace fuselab {
 

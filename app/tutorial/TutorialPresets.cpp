@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "profiling/analysis/ExpectationsJson.h"
+#include "profiling/analysis/expectations/ExpectationsJson.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 
 namespace fuselab {

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/Expectations.h"
+#include "profiling/analysis/expectations/Expectations.h"
 #include "profiling/capture_api/CaptureTypes.h"
 #include "profiling/capture_api/Workload.h"
 

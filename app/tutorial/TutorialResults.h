@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/tutorial/TutorialPresets.h"
-#include "profiling/analysis/Expectations.h"
+#include "profiling/analysis/expectations/Expectations.h"
 
 namespace fuselab {
 

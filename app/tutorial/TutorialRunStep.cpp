@@ -9,8 +9,8 @@
 #include "app/capture/CaptureModule.h"
 #include "app/capture/DistributedCapture.h"
 #include "app/tutorial/TutorialResults.h"
-#include "profiling/analysis/ExpectationsRun.h"
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/expectations/ExpectationsRun.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "profiling/trace/TracePaths.h"
 

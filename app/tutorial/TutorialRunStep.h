@@ -1,7 +1,7 @@
 // Tutorial steps about runs (a distributed workload, several ranks): the
 // step's live run (`tutorial --step N --run`, DistributedCapture.h) or a
 // folder of rank traces (`--trace DIR`), checked with the run expectations
-// (profiling/analysis/ExpectationsRun.h).
+// (profiling/analysis/expectations/ExpectationsRun.h).
 #pragma once
 
 #include <string>

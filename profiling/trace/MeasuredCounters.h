@@ -1,6 +1,6 @@
 // Hardware counters measured for one kernel (capture --counters), kept as
 // kernel event args so they travel with the trace through Kineto JSON export
-// and import. The model's figures (analysis/KernelWork.h) come from shapes;
+// and import. The model's figures (analysis/work/KernelWork.h) come from shapes;
 // these come from CUPTI's range profiler in a separate replayed forward.
 #pragma once
 

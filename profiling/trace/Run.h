@@ -1,5 +1,5 @@
 // A run: the traces of the ranks of one distributed job, one trace per rank.
-// Each rank keeps its own tracks and clock; analysis (profiling/analysis/Run*.h)
+// Each rank keeps its own tracks and clock; analysis (profiling/analysis/run/)
 // aligns the clocks and compares the ranks. See ../shared/DESIGN.md ("Runs").
 #pragma once
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/RunPython.h"

@@ -10,7 +10,7 @@
 
 #include "app/AssetPaths.h"
 #include "app/tutorial/TutorialPresets.h"
-#include "profiling/analysis/Expectations.h"
+#include "profiling/analysis/expectations/Expectations.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "tests/support/TestPaths.h"
 

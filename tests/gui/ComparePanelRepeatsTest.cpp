@@ -4,10 +4,10 @@
 
 #include <memory>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/TestPaths.h"
-#include "ui/ComparePanel.h"
+#include "ui/panels/ComparePanel.h"
 
 namespace fuselab {
 namespace {

@@ -10,7 +10,7 @@
 #include "app/gui/Screenshot.h"
 #include "app/gui/Workbench.h"
 #include "app/gui/Workspace.h"
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {

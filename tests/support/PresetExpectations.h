@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/ExpectationsJson.h"
+#include "profiling/analysis/expectations/ExpectationsJson.h"
 
 namespace fuselab::test {
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/CriticalPath.h"
+#include "profiling/analysis/critical_path/CriticalPath.h"
 
 namespace fuselab::test {
 

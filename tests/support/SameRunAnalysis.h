@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 
 namespace fuselab::test {
 

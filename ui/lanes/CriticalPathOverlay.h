@@ -1,4 +1,4 @@
-// The critical path (profiling/analysis/CriticalPath.h) over the timeline's
+// The critical path (profiling/analysis/critical_path/CriticalPath.h) over the timeline's
 // lanes: each event on the path outlined, time on the path without an event
 // (idle, a launch's latency, a wait) as a bar along its lane, and a line
 // wherever the path hands over from one lane (or rank) to another.
@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "profiling/analysis/CriticalPath.h"
+#include "profiling/analysis/critical_path/CriticalPath.h"
 #include "profiling/trace/Trace.h"
 #include "ui/lanes/TimelineLane.h"
 

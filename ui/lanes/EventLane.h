@@ -3,7 +3,7 @@
 // per call depth, with the thread's name in the label column.
 #pragma once
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/lanes/TimelineLane.h"
 #include "ui/layout/DepthIndex.h"

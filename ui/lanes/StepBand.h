@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "profiling/analysis/AnalysisSteps.h"
+#include "profiling/analysis/single/AnalysisSteps.h"
 #include "ui/lanes/TimelineLane.h"
 #include "ui/layout/StepMarks.h"
 

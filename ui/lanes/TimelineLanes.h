@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/lanes/StepBand.h"
 #include "ui/lanes/TimelineLane.h"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/analysis/AnalysisGaps.h"
+#include "profiling/analysis/single/AnalysisGaps.h"
 #include "ui/layout/LaneLayout.h"
 #include "ui/layout/TimeAxis.h"
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 
 namespace fuselab::ui {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/analysis/AnalysisSteps.h"
+#include "profiling/analysis/single/AnalysisSteps.h"
 #include "ui/layout/TimeAxis.h"
 
 namespace fuselab::ui {

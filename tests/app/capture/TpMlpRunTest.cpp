@@ -17,7 +17,7 @@
 #include "app/capture/CaptureWorker.h"
 #include "app/capture/DistributedCapture.h"
 #include "app/tutorial/TutorialPresets.h"
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/app/CliRun.h"
 #include "tests/support/RunPython.h"

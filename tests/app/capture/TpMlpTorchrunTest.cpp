@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "app/capture/DistributedCapture.h"
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/app/CliRun.h"
 #include "tests/support/RunPython.h"

@@ -11,7 +11,7 @@
 
 #include "app/capture/WorkloadCapture.h"
 #include "kernels/WorkloadRegistry.h"
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/capture/KernelCounterMatch.h"
 #include "profiling/trace/MeasuredCounters.h"
 #include "tests/support/CudaWorkloads.h"

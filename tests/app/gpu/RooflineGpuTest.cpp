@@ -17,7 +17,7 @@
 #include "app/capture/WorkloadCapture.h"
 #include "kernels/CeilingBenchmarks.h"
 #include "kernels/WorkloadRegistry.h"
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "tests/support/CudaWorkloads.h"
 
 namespace fuselab {

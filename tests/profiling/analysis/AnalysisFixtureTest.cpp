@@ -9,7 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/FixtureJson.h"
 #include "tests/support/TestPaths.h"

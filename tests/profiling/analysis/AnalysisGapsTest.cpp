@@ -2,8 +2,8 @@
 // coverage, the scope they are taken over, and launch delays.
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/Intervals.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/common/Intervals.h"
 #include "tests/support/SyntheticTrace.h"
 
 namespace fuselab {

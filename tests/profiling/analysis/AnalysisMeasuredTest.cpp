@@ -2,7 +2,7 @@
 // counters (capture --counters), absent otherwise.
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/MeasuredCounters.h"
 #include "tests/support/SyntheticTrace.h"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "tests/support/SyntheticTrace.h"
 
 namespace fuselab {

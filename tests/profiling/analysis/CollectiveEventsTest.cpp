@@ -1,4 +1,4 @@
-#include "profiling/analysis/CollectiveEvents.h"
+#include "profiling/analysis/collectives/CollectiveEvents.h"
 
 #include <gtest/gtest.h>
 

@@ -18,7 +18,7 @@
 #include <optional>
 #include <set>
 
-#include "profiling/analysis/CriticalPath.h"
+#include "profiling/analysis/critical_path/CriticalPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/RunPython.h"
 #include "tests/support/TestPaths.h"

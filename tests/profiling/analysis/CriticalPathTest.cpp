@@ -1,13 +1,13 @@
 // The critical path on constructed traces with known answers, and on the
 // recorded fixtures (its segments tile every step).
-#include "profiling/analysis/CriticalPath.h"
+#include "profiling/analysis/critical_path/CriticalPath.h"
 
 #include <gtest/gtest.h>
 
 #include <numeric>
 
-#include "profiling/analysis/CriticalPathGraph.h"
-#include "profiling/analysis/RunCriticalPath.h"
+#include "profiling/analysis/critical_path/CriticalPathGraph.h"
+#include "profiling/analysis/run/RunCriticalPath.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/support/AddEvent.h"

@@ -10,9 +10,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/Expectations.h"
-#include "profiling/analysis/ExpectationsJson.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/expectations/Expectations.h"
+#include "profiling/analysis/expectations/ExpectationsJson.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/ObserverEffect.h"
 #include "tests/support/AddEvent.h"

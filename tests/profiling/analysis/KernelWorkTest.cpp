@@ -6,8 +6,8 @@
 #include <tuple>
 #include <utility>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/KernelWork.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/work/KernelWork.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/SyntheticTrace.h"
 #include "tests/support/TestPaths.h"

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/KernelWork.h"
-#include "profiling/analysis/KernelWorkInputs.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/work/KernelWork.h"
+#include "profiling/analysis/work/KernelWorkInputs.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/SyntheticTrace.h"
 #include "tests/support/TestPaths.h"

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "profiling/analysis/NoiseTest.h"
+#include "profiling/analysis/compare/NoiseTest.h"
 
 namespace fuselab {
 namespace {

@@ -1,7 +1,7 @@
 // Work models per op against FLOPs and bytes computed by hand from shapes.
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/OpWork.h"
+#include "profiling/analysis/work/OpWork.h"
 
 namespace fuselab {
 namespace {

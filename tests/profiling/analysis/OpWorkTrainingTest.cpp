@@ -3,7 +3,7 @@
 // tests/data/training-h200/).
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/OpWork.h"
+#include "profiling/analysis/work/OpWork.h"
 
 namespace fuselab {
 namespace {

@@ -2,8 +2,8 @@
 // the roofline inside analyzeTrace on the H100 fixture.
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/Roofline.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/work/Roofline.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/SyntheticTrace.h"
 #include "tests/support/TestPaths.h"

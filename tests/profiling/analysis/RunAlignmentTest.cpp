@@ -1,9 +1,9 @@
-#include "profiling/analysis/RunAlignment.h"
+#include "profiling/analysis/run/RunAlignment.h"
 
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/Intervals.h"
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/common/Intervals.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "tests/support/RankTraceBuilder.h"
 
 namespace fuselab {

@@ -1,8 +1,8 @@
-#include "profiling/analysis/RunCollectives.h"
+#include "profiling/analysis/run/RunCollectives.h"
 
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "tests/support/RankTraceBuilder.h"
 
 namespace fuselab {

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/support/TestPaths.h"
 

@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "profiling/analysis/ExpectationsRun.h"
-#include "profiling/analysis/RunAnalysis.h"
-#include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/analysis/RunStreaming.h"
+#include "profiling/analysis/expectations/ExpectationsRun.h"
+#include "profiling/analysis/run/RunAnalysis.h"
+#include "profiling/analysis/run/RunCriticalPath.h"
+#include "profiling/analysis/run/RunStreaming.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/support/PresetExpectations.h"
 #include "tests/support/RunPython.h"

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/support/RunPython.h"
 #include "tests/support/TestPaths.h"

@@ -4,8 +4,8 @@
 // differently, so the collectives are keyed by the files' one process group.
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/RunAnalysis.h"
-#include "profiling/analysis/RunGroupKeys.h"
+#include "profiling/analysis/run/RunAnalysis.h"
+#include "profiling/analysis/run/RunGroupKeys.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/support/TestPaths.h"
 

@@ -3,16 +3,16 @@
 // or dropped by the memory the run may use; bad ranks are named and
 // skipped; a dropped run loads a rank's lanes on demand
 // and evicts the oldest (RunView.h).
-#include "profiling/analysis/RunStreaming.h"
+#include "profiling/analysis/run/RunStreaming.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-#include "profiling/analysis/CriticalPathGraph.h"
-#include "profiling/analysis/PathTraces.h"
-#include "profiling/analysis/RunCriticalPath.h"
-#include "profiling/analysis/RunView.h"
+#include "profiling/analysis/critical_path/CriticalPathGraph.h"
+#include "profiling/analysis/critical_path/PathTraces.h"
+#include "profiling/analysis/run/RunCriticalPath.h"
+#include "profiling/analysis/run/RunView.h"
 #include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/TraceTextStream.h"
 #include "tests/support/RankFiles.h"

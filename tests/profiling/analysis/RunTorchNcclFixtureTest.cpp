@@ -9,7 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/RunAnalysis.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "profiling/trace/RunLoader.h"
 #include "profiling/trace/RunMerge.h"
 #include "tests/support/SameRunAnalysis.h"

@@ -3,7 +3,7 @@
 // transfers fill it, else each rank's own verdict.
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/RunVerdict.h"
+#include "profiling/analysis/run/RunVerdict.h"
 
 namespace fuselab {
 namespace {

@@ -1,6 +1,6 @@
 // StepIntervals: the first interval (in start order) containing a time,
 // checked by hand and against a linear scan on random overlapping intervals.
-#include "profiling/analysis/StepIntervals.h"
+#include "profiling/analysis/common/StepIntervals.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // dependent launch) do not count their wait for the kernel before them.
 #include <gtest/gtest.h>
 
-#include "profiling/analysis/StreamTime.h"
+#include "profiling/analysis/common/StreamTime.h"
 #include "tests/support/SyntheticTrace.h"
 
 namespace fuselab {

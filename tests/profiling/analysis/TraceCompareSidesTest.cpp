@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/TraceCompare.h"
-#include "profiling/analysis/TraceCompareSteps.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/compare/TraceCompare.h"
+#include "profiling/analysis/compare/TraceCompareSteps.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/AddEvent.h"
 #include "tests/support/TestPaths.h"

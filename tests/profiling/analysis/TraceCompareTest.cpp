@@ -8,8 +8,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/Analysis.h"
-#include "profiling/analysis/TraceCompare.h"
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/compare/TraceCompare.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "tests/support/FixtureJson.h"
 #include "tests/support/SyntheticTrace.h"

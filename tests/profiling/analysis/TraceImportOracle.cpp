@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "profiling/analysis/Analysis.h"
+#include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/TraceArgs.h"

@@ -1,6 +1,6 @@
 // The one entry from paths to a trace or a run (TraceOrRun.h), on the
 // recorded fixtures and on paths that name nothing readable.
-#include "profiling/analysis/TraceOrRun.h"
+#include "profiling/analysis/run/TraceOrRun.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,44 @@
+#include "profiling/analysis/run/RankTimeBreakdown.h"
+
+#include <algorithm>
+
+#include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/collectives/CollectiveKind.h"
+#include "profiling/analysis/common/Intervals.h"
+
+namespace fuselab {
+
+namespace {
+
+bool isComputeKernel(std::string_view name) {
+  return !isCollectiveKernelName(name) && name.find("Memcpy") == std::string_view::npos &&
+         name.find("Sync") == std::string_view::npos && !name.starts_with("Memset");
+}
+
+}  // namespace
+
+RankTimeBreakdown rankTimeBreakdown(const Trace& trace) {
+  std::vector<std::pair<int64_t, int64_t>> all, compute;
+  for (const Track& t : trace.tracks) {
+    if (t.kind != TrackKind::Gpu) continue;
+    for (size_t i = 0; i < t.size(); ++i) {
+      const Category c = t.category[i];
+      if (c != Category::Kernel && c != Category::Memcpy && c != Category::Memset) continue;
+      all.emplace_back(t.start_ns[i], t.end_ns(i));
+      if (c == Category::Kernel && isComputeKernel(trace.strings.get(t.name_id[i])))
+        compute.emplace_back(t.start_ns[i], t.end_ns(i));
+    }
+  }
+  RankTimeBreakdown b;
+  if (all.empty()) return b;
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const auto& [s, e] : all) first = std::min(first, s), last = std::max(last, e);
+  b.span_ns = last - first;
+  const int64_t busy = unionLengthNs(std::move(all));
+  b.compute_ns = unionLengthNs(std::move(compute));
+  b.idle_ns = b.span_ns - busy;
+  b.non_compute_ns = busy - b.compute_ns;
+  return b;
+}
+
+}  // namespace fuselab

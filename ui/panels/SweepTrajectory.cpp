@@ -1,0 +1,103 @@
+// The sweep's trajectory through the roofline (drawSweepPlot's right part):
+// each variant's path from its smallest to its largest token count, the roof
+// of the GPU, the ridge (memory -> compute) dashed, and each variant's
+// overhead -> compute crossover marked on its path.
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/panels/SweepPanel.h"
+#include "ui/RooflineFrame.h"
+#include "ui/layout/RooflinePlot.h"
+
+namespace fuselab::ui {
+
+namespace {
+
+std::string g3(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+RooflineDot dotOf(const SweepPlotPoint& p) {
+  return {p.intensity.value_or(0), p.tflops.value_or(0), p.time_ns};
+}
+
+}  // namespace
+
+bool hasTrajectory(const SweepPlotData& data) {
+  for (const auto& ser : data.series)
+    for (const auto& p : ser.points)
+      if (drawable(dotOf(p))) return true;
+  return false;
+}
+
+void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlotData& data, const Theme& th) {
+  const float s = th.scale;
+  const float line_h = ImGui::GetTextLineHeight();
+  dl->AddRectFilled(min, max, th.canvas_bg);
+  std::vector<RooflineDot> all;
+  for (const auto& ser : data.series)
+    for (const auto& p : ser.points) all.push_back(dotOf(p));
+  const float left = min.x + 52 * s, right = max.x - 12 * s;
+  const float top = min.y + 2 * line_h + 10 * s, bottom = max.y - 2 * line_h - 10 * s;
+  const RooflinePlot plot = RooflinePlot::fit(all, data.peak_tflops, data.bandwidth_gbps, left, top, right, bottom);
+
+  dl->AddText(ImVec2(left, min.y + 4 * s), th.header_text, "Trajectory through the roofline as tokens grow");
+  dl->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), th.lane_bg[0]);
+  drawRooflineFrame(dl, plot, left, top, right, bottom, th);
+
+  const auto roof = plot.roof();
+  if (roof.size() >= 2) {
+    std::vector<ImVec2> pts;
+    for (const PlotPoint& p : roof) pts.emplace_back(p.x, p.y);
+    dl->AddPolyline(pts.data(), int(pts.size()), th.header_text, 0, 2.5f * s);
+    const float ridge_x = plot.x.toPx(plot.ridgeIntensity());
+    if (ridge_x > left && ridge_x < right) {
+      for (float y = top; y < bottom; y += 10 * s)
+        dl->AddLine(ImVec2(ridge_x, y), ImVec2(ridge_x, std::min(y + 5 * s, bottom)), th.text_dim, 1.5f * s);
+      const std::string label = "ridge " + g3(plot.ridgeIntensity()) + " FLOP/B: memory | compute";
+      dl->AddText(ImVec2(std::max(left, ridge_x - ImGui::CalcTextSize(label.c_str()).x / 2), bottom - line_h - 4 * s),
+                  th.text_dim, label.c_str());
+    }
+    const std::string label = data.roof_label + ": " + g3(data.peak_tflops) + " TFLOP/s, " +
+                              formatCount(data.bandwidth_gbps) + " GB/s";
+    dl->AddText(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, pts.back().y - line_h - 2 * s),
+                th.label_text, label.c_str());
+  } else {
+    dl->AddText(ImVec2(left + 6 * s, top + line_h + 6 * s), th.text_dim, "no ceilings for this GPU: no roof");
+  }
+
+  for (size_t i = 0; i < data.series.size(); ++i) {
+    const SweepPlotSeries& ser = data.series[i];
+    const ImU32 c = sweepSeriesColor(th, i);
+    std::vector<double> tokens;
+    std::vector<RooflineDot> dots;
+    std::vector<ImVec2> pts;
+    for (const auto& p : ser.points) {
+      const RooflineDot d = dotOf(p);
+      if (!drawable(d)) continue;
+      tokens.push_back(p.tokens);
+      dots.push_back(d);
+      const PlotPoint at = plot.at(d.intensity, d.tflops);
+      pts.emplace_back(at.x, at.y);
+    }
+    if (pts.size() > 1) dl->AddPolyline(pts.data(), int(pts.size()), c, 0, 2 * s);
+    for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f * s, c);
+    if (!pts.empty()) {  // the token counts at both ends
+      const std::string first = formatCount(tokens.front()), last = formatCount(tokens.back());
+      dl->AddText(ImVec2(pts.front().x + 5 * s, pts.front().y), c, first.c_str());
+      if (pts.size() > 1) dl->AddText(ImVec2(pts.back().x + 5 * s, pts.back().y), c, last.c_str());
+    }
+    if (ser.crossover_tokens) {
+      if (auto x = trajectoryAt(tokens, dots, *ser.crossover_tokens)) {
+        const PlotPoint at = plot.at(x->intensity, x->tflops);
+        dl->AddCircle(ImVec2(at.x, at.y), 7 * s, c, 0, 2.5f * s);
+        const std::string label = "overhead->compute ~" + formatCount(*ser.crossover_tokens);
+        dl->AddText(ImVec2(at.x + 9 * s, at.y - line_h), c, label.c_str());
+      }
+    }
+  }
+}
+
+}  // namespace fuselab::ui
