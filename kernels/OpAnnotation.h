@@ -1,7 +1,7 @@
 // Names a launch of our own kernels as an op with its input tensors, so a
 // trace records it like an ATen op (a cpu_op with "Input Dims" and "Input
 // type" when shapes are recorded) and the analysis knows its work
-// (profiling/analysis/OpWorkGemm.cpp: fuselab::fused_mlp;
+// (profiling/analysis/work/OpWorkGemm.cpp: fuselab::fused_mlp;
 // OpWorkElementwise.cpp: fuselab::geglu). Costs nothing when no profiler listens.
 #pragma once
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "profiling/analysis/expectations/Expectations.h"
+#include "profiling/analysis/common/KernelNames.h"
 #include "profiling/analysis/compare/TraceCompare.h"
 #include "profiling/trace/DurationText.h"
 

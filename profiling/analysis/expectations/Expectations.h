@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profiling/analysis/common/KernelNames.h"
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/analysis/critical_path/CriticalPath.h"
 #include "profiling/trace/Trace.h"
@@ -112,9 +113,5 @@ std::vector<ExpectationResult> evaluateExpectations(const Trace& trace, const Tr
 
 // One line naming an event for people: "aten::linear at +0.591 ms (CPU 644/644)".
 std::string describeEvidence(const Trace& trace, EventRef ref);
-
-// A kernel name short enough for a message: no leading "void ", no argument
-// list, at most `max_chars` characters.
-std::string shortKernelName(std::string_view name, size_t max_chars = 80);
 
 }  // namespace fuselab
