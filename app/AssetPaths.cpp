@@ -14,9 +14,7 @@ std::vector<std::filesystem::path> assetsSearchPath() {
     out.push_back(exe.parent_path() / "assets");
     out.push_back(exe.parent_path().parent_path() / "share" / "fuselab" / "assets");
   }
-#ifdef FUSELAB_ASSETS_DIR
-  out.emplace_back(FUSELAB_ASSETS_DIR);
-#endif
+  out.emplace_back(sourceTreeAssetsDir());
   return out;
 }
 

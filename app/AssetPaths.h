@@ -16,8 +16,13 @@ class AssetsNotFound : public std::runtime_error {
 // Places searched for the assets folder, in order: $FUSELAB_ASSETS_DIR,
 // <executable dir>/assets, <executable dir>/../share/fuselab/assets (an
 // installed build), then the source tree's assets/ this build was configured
-// from (FUSELAB_ASSETS_DIR compile definition).
+// from (sourceTreeAssetsDir()).
 std::vector<std::filesystem::path> assetsSearchPath();
+
+// The assets/ of the source tree this build was configured from: defined in a
+// source generated at configure time (app/CMakeLists.txt), so that no other
+// object is compiled with the path and clones elsewhere share ccache.
+const char* sourceTreeAssetsDir();
 
 // The first of assetsSearchPath() that holds a tutorial/ folder. Throws
 // AssetsNotFound listing every place tried.

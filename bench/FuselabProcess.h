@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/BuildPaths.h"
+
 extern char** environ;
 
 namespace fuselab::bench {
 
-inline const std::string kFuselabExecutable = std::string(FUSELAB_BINARY_DIR) + "/app/fuselab";
+inline const std::string kFuselabExecutable = std::string(fuselab::build_paths::binaryDir()) + "/app/fuselab";
 
 struct ProcessRun {
   double seconds = 0;

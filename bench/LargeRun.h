@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "bench/TiledTrace.h"
+#include "tests/support/BuildPaths.h"
 
 namespace fuselab::bench {
 
 inline std::string htaRankFixture() {
   namespace fs = std::filesystem;
-  return (fs::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz").string();
+  return (fs::path(fuselab::build_paths::fixturesDir()).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz").string();
 }
 
 // One gzip member of `text` (level 1: the benchmark reads, it does not keep).

@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "bench/TiledTrace.h"
+#include "tests/support/BuildPaths.h"
 
 namespace fuselab::bench {
 
 inline std::vector<std::filesystem::path> writeTiledRun(const std::filesystem::path& dir, int ranks) {
   namespace fs = std::filesystem;
-  const fs::path fixture = fs::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz";
+  const fs::path fixture = fs::path(fuselab::build_paths::fixturesDir()).parent_path() / "kineto-multirank-hta" / "rank-0.json.gz";
   const nlohmann::json base = nlohmann::json::parse(gunzipFile(fixture.string()));
   fs::create_directories(dir);
   std::vector<fs::path> paths;

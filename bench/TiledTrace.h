@@ -1,6 +1,6 @@
 // A large Kineto trace for benchmarks: the eager MLP fixture tiled along the
 // time axis (100 us between tiles, ids shifted per tile), written in
-// Kineto's layout. Needs FUSELAB_FIXTURES_DIR (bench/CMakeLists.txt).
+// Kineto's layout. Needs the fixtures (tests/support/BuildPaths.h).
 #pragma once
 
 #include <zlib.h>
@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "tests/support/BuildPaths.h"
 
 namespace fuselab::bench {
 
@@ -43,7 +45,7 @@ inline std::string microseconds(int64_t ns) {
   return buf;
 }
 
-inline std::string mlpEagerFixture() { return std::string(FUSELAB_FIXTURES_DIR) + "/mlp_eager.json.gz"; }
+inline std::string mlpEagerFixture() { return std::string(fuselab::build_paths::fixturesDir()) + "/mlp_eager.json.gz"; }
 
 // Writes the trace of `source` (.json.gz) tiled to at least target_events
 // events; returns the number of traceEvents.

@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "bench/FuselabProcess.h"
+#include "tests/support/BuildPaths.h"
 
 namespace {
 
-const std::string kModule = std::string(FUSELAB_BINARY_DIR) + "/app/libfuselab_capture_module.so";
-const std::string kFixture = std::string(FUSELAB_FIXTURES_DIR) + "/mlp_eager.json.gz";
+const std::string kModule = std::string(fuselab::build_paths::binaryDir()) + "/app/libfuselab_capture_module.so";
+const std::string kFixture = std::string(fuselab::build_paths::fixturesDir()) + "/mlp_eager.json.gz";
 
 using Run = fuselab::bench::ProcessRun;
 

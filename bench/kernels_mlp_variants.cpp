@@ -45,6 +45,7 @@
 #include "kernels/LaunchReplay.h"
 #include "kernels/TorchWorkload.h"
 #include "kernels/WorkloadRegistry.h"
+#include "tests/support/BuildPaths.h"
 
 namespace fuselab {
 namespace {
@@ -108,8 +109,8 @@ std::map<int64_t, std::vector<PeerRow>>& peerRows() {  // tokens -> the peers' p
 // in the same session instead. A peer that is missing is said, not fatal.
 void runPeers(std::string json) {
   if (json.empty()) {
-    json = std::string(FUSELAB_BINARY_DIR) + "/kernels_mlp_peers.json";
-    const std::string cmd = std::string("\"") + FUSELAB_PYTHON_EXE + "\" \"" + FUSELAB_SOURCE_DIR +
+    json = std::string(fuselab::build_paths::binaryDir()) + "/kernels_mlp_peers.json";
+    const std::string cmd = std::string("\"") + fuselab::build_paths::pythonExe() + "\" \"" + fuselab::build_paths::sourceDir() +
                             "/bench/kernels_mlp_peers.py\" --json \"" + json + "\" 1>&2";
     std::fprintf(stderr, "peers: %s\n", cmd.c_str());
     if (std::system(cmd.c_str()) != 0) {

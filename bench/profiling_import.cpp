@@ -20,6 +20,7 @@
 #include "bench/ImportInNewProcess.h"
 #include "bench/TiledTrace.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/BuildPaths.h"
 
 namespace {
 
@@ -65,7 +66,7 @@ void BM_ImportChromeTrace(benchmark::State& state) {
 }
 
 void BM_PythonJsonLoad(benchmark::State& state) {
-  std::string cmd = std::string("'") + FUSELAB_PYTHON_EXE + "' -c \"import json; json.load(open('" + g_path + "'))\"";
+  std::string cmd = std::string("'") + fuselab::build_paths::pythonExe() + "' -c \"import json; json.load(open('" + g_path + "'))\"";
   for (auto _ : state) {
     double c0 = cpuSeconds(RUSAGE_CHILDREN);
     auto t0 = std::chrono::steady_clock::now();

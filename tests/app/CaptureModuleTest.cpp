@@ -17,6 +17,9 @@
 #include "tests/app/CliRun.h"
 #include "tests/support/TestPaths.h"
 
+// The stand-in module built beside this suite (tests/CMakeLists.txt generates it).
+const char* standInModulePath();
+
 namespace fuselab {
 namespace {
 
@@ -91,8 +94,8 @@ TEST(CaptureModule, AMissingLibraryOfTheModuleIsNamed) {
   // The stand-in module alone, without the library it needs (as the real
   // module on a machine without LibTorch).
   const auto dir = test::scratchDir("CaptureModule.MissingLibrary");
-  const std::filesystem::path module = dir / std::filesystem::path(FUSELAB_STAND_IN_MODULE).filename();
-  std::filesystem::copy_file(FUSELAB_STAND_IN_MODULE, module);
+  const std::filesystem::path module = dir / std::filesystem::path(standInModulePath()).filename();
+  std::filesystem::copy_file(standInModulePath(), module);
   const std::string message = captureMessage(module);
   EXPECT_THAT(message, HasSubstr("cannot load the capture module " + module.string()));
   EXPECT_THAT(message, HasSubstr("libfuselab_test_needed_library.so: cannot open shared object file"));
@@ -100,9 +103,9 @@ TEST(CaptureModule, AMissingLibraryOfTheModuleIsNamed) {
 
 TEST(CaptureModule, AModuleOfOtherSourcesIsRefused) {
   // Next to its library the stand-in loads, and refuses this app.
-  const std::string message = captureMessage(FUSELAB_STAND_IN_MODULE);
+  const std::string message = captureMessage(standInModulePath());
   EXPECT_THAT(message, HasSubstr("was built from other sources than this fuselab"));
-  EXPECT_THAT(message, HasSubstr(FUSELAB_STAND_IN_MODULE));
+  EXPECT_THAT(message, HasSubstr(standInModulePath()));
 }
 
 TEST(CaptureModule, ALibraryWithoutTheEntryPointIsNotAModule) {

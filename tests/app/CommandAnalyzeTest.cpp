@@ -13,6 +13,7 @@
 #include "app/Settings.h"
 #include "tests/app/CliRun.h"
 #include "tests/app/ScopedConfigHome.h"
+#include "tests/support/BuildPaths.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -133,7 +134,7 @@ TEST(CommandAnalyze, MissingFileIsAnErrorNotACrash) {
 TEST(CommandAnalyze, MalformedFileIsAnErrorWithItsName) {
   // A fixed folder, not test::scratchDir (see HtaCrossCheckTest.cpp); the
   // file is rewritten each run.
-  const auto dir = std::filesystem::path(FUSELAB_BINARY_DIR) / "test-scratch" / "CommandAnalyze";
+  const auto dir = std::filesystem::path(fuselab::build_paths::binaryDir()) / "test-scratch" / "CommandAnalyze";
   std::filesystem::create_directories(dir);
   const auto path = dir / "broken.json";
   std::ofstream(path, std::ios::trunc) << R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": )";

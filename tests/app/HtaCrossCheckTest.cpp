@@ -2,7 +2,7 @@
 // fuselab's own export of it) our kernel counts equal HTA's and our idle time
 // per category (host wait / kernel wait / other) is within 1% of HTA's.
 // tests/hta/hta_crosscheck.py reports HTA's figures; it is run with the
-// project's Python (FUSELAB_PYTHON_EXE), where the test setup installs HTA.
+// project's Python (fuselab::build_paths::pythonExe(), tests/support/BuildPaths.h), where the test setup installs HTA.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/BuildPaths.h"
 #include "tests/support/RunPython.h"
 #include "tests/support/TestPaths.h"
 
@@ -92,7 +93,7 @@ TEST_P(HtaCrossCheck, OurExportOfTheFixture) {
   // Not test::scratchDir: its remove_all resolves to libtorch's copy of
   // std::filesystem, which crashes on a non-empty folder. The export replaces
   // the file atomically, so a fixed folder is enough.
-  const auto dir = std::filesystem::path(FUSELAB_BINARY_DIR) / "test-scratch" / "HtaCrossCheck";
+  const auto dir = std::filesystem::path(fuselab::build_paths::binaryDir()) / "test-scratch" / "HtaCrossCheck";
   std::filesystem::create_directories(dir);
   const auto exported = dir / ("exported_" + name);  // .json.gz: gzipped by the exporter
   exportChromeTrace(importChromeTrace(test::fixture(name)), exported);

@@ -12,12 +12,13 @@
 #include "app/tutorial/TutorialPresets.h"
 #include "profiling/analysis/expectations/Expectations.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
+#include "tests/support/BuildPaths.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
 namespace {
 
-std::filesystem::path presetDir() { return std::filesystem::path(FUSELAB_SOURCE_DIR) / "assets" / "tutorial"; }
+std::filesystem::path presetDir() { return std::filesystem::path(fuselab::build_paths::sourceDir()) / "assets" / "tutorial"; }
 
 std::vector<std::filesystem::path> presetFiles() {
   std::vector<std::filesystem::path> files;
@@ -173,9 +174,9 @@ TEST(AssetPaths, EnvironmentOverrideComesFirstAndTheSourceTreeIsTheFallback) {
   EXPECT_EQ(findAssetsDir(), dir);
   ::setenv("FUSELAB_ASSETS_DIR", (dir / "nowhere").c_str(), 1);
   EXPECT_EQ(std::filesystem::canonical(findAssetsDir()),
-            std::filesystem::canonical(std::filesystem::path(FUSELAB_SOURCE_DIR) / "assets"));
+            std::filesystem::canonical(std::filesystem::path(fuselab::build_paths::sourceDir()) / "assets"));
   ::unsetenv("FUSELAB_ASSETS_DIR");
-  EXPECT_EQ(assetsSearchPath().back(), std::filesystem::path(FUSELAB_SOURCE_DIR) / "assets");
+  EXPECT_EQ(assetsSearchPath().back(), std::filesystem::path(fuselab::build_paths::sourceDir()) / "assets");
 }
 
 }  // namespace

@@ -15,9 +15,11 @@
 
 #include <imgui.h>
 
+#include "tests/support/BuildPaths.h"
+
 namespace fuselab::test {
 
-inline std::filesystem::path fuselabExe() { return std::filesystem::path(FUSELAB_BINARY_DIR) / "app" / "fuselab"; }
+inline std::filesystem::path fuselabExe() { return std::filesystem::path(fuselab::build_paths::binaryDir()) / "app" / "fuselab"; }
 
 struct CommandResult {
   int exit_code = -1;

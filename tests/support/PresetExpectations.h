@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "profiling/analysis/expectations/ExpectationsJson.h"
+#include "tests/support/BuildPaths.h"
 
 namespace fuselab::test {
 
 inline std::vector<Expectation> presetExpectations(int step) {
-  const std::filesystem::path dir = std::filesystem::path(FUSELAB_SOURCE_DIR) / "assets" / "tutorial";
+  const std::filesystem::path dir = std::filesystem::path(fuselab::build_paths::sourceDir()) / "assets" / "tutorial";
   char prefix[16];
   std::snprintf(prefix, sizeof prefix, "step%02d_", step);
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

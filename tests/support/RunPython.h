@@ -1,5 +1,5 @@
 // Runs a Python script of the tests with the project's Python
-// (FUSELAB_PYTHON_EXE): its stdout (stderr too when asked) and exit code.
+// (fuselab::build_paths::pythonExe(), tests/support/BuildPaths.h): its stdout (stderr too when asked) and exit code.
 #pragma once
 
 #include <sys/wait.h>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/BuildPaths.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab::test {
@@ -27,7 +28,7 @@ inline std::string shellQuote(const std::string& s) {
 // `script` relative to the source tree ("tests/hta/hta_crosscheck.py").
 inline PythonResult runPython(const std::string& script, const std::vector<std::string>& args,
                               bool with_stderr = false) {
-  std::string cmd = shellQuote(pythonExe()) + " " + shellQuote(std::string(FUSELAB_SOURCE_DIR) + "/" + script);
+  std::string cmd = shellQuote(pythonExe()) + " " + shellQuote(std::string(fuselab::build_paths::sourceDir()) + "/" + script);
   for (const std::string& a : args) cmd += " " + shellQuote(a);
   cmd += with_stderr ? " 2>&1" : " 2>/dev/null";
   PythonResult r;

@@ -1,3 +1,4 @@
+#include "tests/support/BuildPaths.h"
 #include "tests/support/TestPaths.h"
 
 #include <ftw.h>
@@ -21,28 +22,28 @@ void removeTree(const std::filesystem::path& dir) {
 }  // namespace
 
 std::filesystem::path fixture(const std::string& name) {
-  return std::filesystem::path(FUSELAB_FIXTURES_DIR) / name;
+  return std::filesystem::path(fuselab::build_paths::fixturesDir()) / name;
 }
 
 std::filesystem::path multirankFixtureDir() {
-  return std::filesystem::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta";
+  return std::filesystem::path(fuselab::build_paths::fixturesDir()).parent_path() / "kineto-multirank-hta";
 }
 
 std::filesystem::path ncclFuselabFixtureDir() {
-  return std::filesystem::path(FUSELAB_FIXTURES_DIR).parent_path() / "nccl-2gpu-fuselab";
+  return std::filesystem::path(fuselab::build_paths::fixturesDir()).parent_path() / "nccl-2gpu-fuselab";
 }
 
 std::filesystem::path dataDir(const std::string& name) {
-  return std::filesystem::path(FUSELAB_SOURCE_DIR) / "tests" / "data" / name;
+  return std::filesystem::path(fuselab::build_paths::sourceDir()) / "tests" / "data" / name;
 }
 
 std::filesystem::path scratchDir(const std::string& test_name) {
-  auto dir = std::filesystem::path(FUSELAB_BINARY_DIR) / "test-scratch" / test_name;
+  auto dir = std::filesystem::path(fuselab::build_paths::binaryDir()) / "test-scratch" / test_name;
   removeTree(dir);
   std::filesystem::create_directories(dir);
   return dir;
 }
 
-std::string pythonExe() { return FUSELAB_PYTHON_EXE; }
+std::string pythonExe() { return fuselab::build_paths::pythonExe(); }
 
 }  // namespace fuselab::test

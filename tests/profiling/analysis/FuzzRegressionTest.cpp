@@ -7,12 +7,13 @@
 #include <sstream>
 
 #include "tests/profiling/analysis/TraceImportOracle.h"
+#include "tests/support/BuildPaths.h"
 
 namespace fuselab {
 namespace {
 
 TEST(FuzzRegressions, EveryKeptFindingIsHandled) {
-  const std::filesystem::path dir = std::filesystem::path(FUSELAB_SOURCE_DIR) / "tests/fuzz/regressions";
+  const std::filesystem::path dir = std::filesystem::path(fuselab::build_paths::sourceDir()) / "tests/fuzz/regressions";
   size_t checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     std::ifstream in(entry.path(), std::ios::binary);

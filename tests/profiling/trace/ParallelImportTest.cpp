@@ -9,6 +9,7 @@
 
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/BuildPaths.h"
 #include "tests/support/FixtureJson.h"
 #include "tests/support/ImportMode.h"
 
@@ -90,7 +91,7 @@ std::string replaceNth(std::string s, const std::string& from, const std::string
 TEST(ParallelImport, FixturesGiveTheSameTraceBothWays) {
   std::vector<std::filesystem::path> files;
   for (const std::string& name : test::fixtureNames()) files.push_back(test::fixtureGz(name));
-  auto multirank = std::filesystem::path(FUSELAB_FIXTURES_DIR).parent_path() / "kineto-multirank-hta";
+  auto multirank = std::filesystem::path(fuselab::build_paths::fixturesDir()).parent_path() / "kineto-multirank-hta";
   for (const char* rank : {"rank-0.json.gz", "rank-1.json.gz"}) files.push_back(multirank / rank);
   for (const auto& file : files) {
     ASSERT_TRUE(std::filesystem::exists(file)) << file;
