@@ -29,7 +29,7 @@ void report(CaptureProgress* p, double done, std::string text) {
 
 bool cancelled(const CaptureProgress* p) { return p && p->cancel.load(); }
 
-// Stops both collectors on every path out of runCapture (exceptions included).
+// Stops both collectors on every path out of a capture (exceptions included).
 struct CollectorsGuard {
   DispatchCollector& dispatch;
   CuptiCollector& cupti;
@@ -50,47 +50,102 @@ class UserScope {
   at::RecordFunction guard_;
 };
 
-}  // namespace
+// One capture, phase by phase (runCapture). The collectors stop on every
+// path out, exceptions included (CollectorsGuard).
+class CaptureSession {
+ public:
+  CaptureSession(const CaptureTarget& target, const CaptureOptions& options, CaptureProgress* progress)
+      : target_(target), options_(options), progress_(progress),
+        unprofiled_per_block_(std::clamp(options.steps, kMinUnprofiled, kMaxUnprofiled)) {
+    // Names built before recording, so the steps allocate nothing of ours.
+    // Warm-up forwards are steps 0..warmup-1 (their scopes' code paths get warm too).
+    for (int i = 0; i < options.warmup + options.steps; ++i) step_names_.push_back(profilerStepName(i));
+  }
 
-CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& options, CaptureProgress* progress) {
-  if (options.steps < 1 || options.steps > 10000)
-    throw CaptureError("steps = " + std::to_string(options.steps) + " is out of range: allowed 1 to 10000");
-  if (options.warmup < 0 || options.warmup > 10000)
-    throw CaptureError("warmup = " + std::to_string(options.warmup) + " is out of range: allowed 0 to 10000");
-  if (!target.forward || !target.synchronize) throw CaptureError("capture target has no forward/synchronize");
+  CaptureResult run() {
+    if (!warmUp()) return finishCancelled();
+    startCollectors();
+    profilerWarmUp();
+    // CUPTI's clock only when CUPTI records: on a CPU capture the first
+    // cuptiGetTimestamp would initialise CUPTI here, and its threads would
+    // share the cores with the first recorded step (1.3-2.5x the others on a
+    // 2-core box).
+    const int64_t recording_from_ns = result_.gpu_captured ? CuptiCollector::nowNs() : DispatchCollector::nowNs();
+    recordSteps();
+    dispatch_.stop();
+    report(progress_, kWarmupShare + kStepsShare, "flushing GPU records");
+    cupti_.stop();
+    if (result_.steps_done < options_.steps) return finishCancelled();
+    report(progress_, 0.92, "timing without the profiler");
+    timeUnprofiled();
+    const ObserverEffect effect = observerEffect();
+    result_.observer_effect = effect;
+    report(progress_, 0.95, "merging");
+    merge(recording_from_ns, effect);
+    if (options_.counters) {  // apart from the timed steps: replay perturbs timing
+      report(progress_, 0.97, "reading hardware counters");
+      addMeasuredCounters(target_, result_);
+    }
+    report(progress_, 1.0, "done");
+    return std::move(result_);
+  }
 
-  CaptureResult result;
-  auto finishCancelled = [&] {
-    result.cancelled = true;
-    result.messages.push_back("capture cancelled");
-    report(progress, 1.0, "cancelled");
-    return std::move(result);
-  };
+ private:
+  static constexpr const char* kProfilerWarmupName = "profiler warm-up";
 
-  DispatchCollector dispatch;
-  CuptiCollector cupti;
-  CollectorsGuard stop_on_exit{dispatch, cupti};
-  auto startCupti = [&] {
-    if (!options.gpu) return;
-    report(progress, kWarmupShare * options.warmup / (options.warmup + kProfiledWarmups), "starting CUPTI");
-    CuptiOptions cupti_options;
-    cupti_options.driver_api = options.cupti_driver_api;
-    cupti_options.api_source = options.cupti_api_source;
-    std::string why;
-    result.gpu_captured = cupti.start(cupti_options, &why);
-    if (!result.gpu_captured) result.messages.push_back("CUPTI unavailable: " + why + "; CPU-only capture");
-  };
+  CaptureResult finishCancelled() {
+    result_.cancelled = true;
+    result_.messages.push_back("capture cancelled");
+    report(progress_, 1.0, "cancelled");
+    return std::move(result_);
+  }
 
-  // Names built before recording, so the steps allocate nothing of ours.
-  // Warm-up forwards are steps 0..warmup-1 (their scopes' code paths get warm too).
-  std::vector<std::string> step_names;
-  for (int i = 0; i < options.warmup + options.steps; ++i) step_names.push_back(profilerStepName(i));
-  const std::string profiler_warmup_name = "profiler warm-up";
-  auto runNamedStep = [&](const std::string& name) {
+  double warmupShare(int done) const {
+    return kWarmupShare * done / (options_.warmup + kProfiledWarmups);
+  }
+
+  void runNamedStep(const std::string& name) {
     UserScope step(name);
-    UserScope region(target.region_label);
-    target.forward();
-  };
+    UserScope region(target_.region_label);
+    target_.forward();
+  }
+
+  // The user's warm-up, with no profiler, then the first unprofiled block.
+  // False when cancelled.
+  bool warmUp() {
+    for (int i = 0; i < options_.warmup; ++i) {
+      if (cancelled(progress_)) return false;
+      report(progress_, warmupShare(i), "warmup " + std::to_string(i + 1) + "/" + std::to_string(options_.warmup));
+      runNamedStep(step_names_[i]);
+    }
+    target_.synchronize();
+    if (options_.warmup > 0) {
+      if (cancelled(progress_)) return false;
+      report(progress_, warmupShare(options_.warmup), "timing without the profiler");
+      timeUnprofiled();
+    }
+    return true;
+  }
+
+  void startCupti() {
+    if (!options_.gpu) return;
+    report(progress_, warmupShare(options_.warmup), "starting CUPTI");
+    CuptiOptions cupti_options;
+    cupti_options.driver_api = options_.cupti_driver_api;
+    cupti_options.api_source = options_.cupti_api_source;
+    std::string why;
+    result_.gpu_captured = cupti_.start(cupti_options, &why);
+    if (!result_.gpu_captured) result_.messages.push_back("CUPTI unavailable: " + why + "; CPU-only capture");
+  }
+
+  void startCollectors() {
+    startCupti();
+    DispatchOptions dispatch_options;
+    dispatch_options.record_shapes = options_.record_shapes;
+    std::string why;
+    if (!dispatch_.start(dispatch_options, &why)) throw CaptureError(why);
+    profiled_from_ = std::chrono::steady_clock::now();
+  }
 
   // With --warmup N >= 1 the N warm-up forwards run with no profiler, then
   // both collectors start and the profiler's own warm-up, kProfiledWarmups
@@ -110,115 +165,107 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   // the one before left it. Its GPU work may still run into the first step,
   // as torch.profiler's warm-up steps do. With --warmup 0 there is none of
   // this: the first step is the real cold start.
-  DispatchOptions dispatch_options;
-  dispatch_options.record_shapes = options.record_shapes;
-  auto startCollectors = [&] {
-    startCupti();
-    std::string why;
-    if (!dispatch.start(dispatch_options, &why)) throw CaptureError(why);
-  };
+  void profilerWarmUp() {
+    if (options_.warmup == 0) return;
+    report(progress_, warmupShare(options_.warmup + 1), "profiler warm-up");
+    const std::string name = kProfilerWarmupName;
+    for (int i = 0; i < kProfiledWarmups - 1; ++i) runNamedStep(name);
+    target_.synchronize();
+    // The profiled forwards timed for the observer effect: from a synchronized
+    // device, as each unprofiled block is, so the last profiler warm-up counts.
+    profiled_from_ = std::chrono::steady_clock::now();
+    profiled_forwards_ = 1;
+    runNamedStep(name);
+  }
+
+  void recordSteps() {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < options_.steps; ++i) {
+      if (cancelled(progress_)) break;
+      report(progress_, kWarmupShare + kStepsShare * i / options_.steps,
+             "step " + std::to_string(i + 1) + "/" + std::to_string(options_.steps));
+      runNamedStep(step_names_[options_.warmup + i]);
+      ++result_.steps_done;
+    }
+    target_.synchronize();
+    profiled_to_ = std::chrono::steady_clock::now();
+    result_.steps_wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(profiled_to_ - t0).count();
+  }
+
   // The observer effect: the same forwards, back to back and synchronized
   // as the recorded steps are, timed with no profiler attached in a block
   // before the collectors start (after the warm-up) and one after they stop.
   // The faster block counts: a block is only ever slowed by something the
   // recorded steps did not meet (GPU clocks still ramping up after an idle
   // start, a one-off stall), never made faster.
-  const int unprofiled_per_block = std::clamp(options.steps, kMinUnprofiled, kMaxUnprofiled);
-  double unprofiled_ns_per_step = 0;
-  int unprofiled_done = 0;
-  auto timeUnprofiled = [&] {
+  void timeUnprofiled() {
     const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < unprofiled_per_block; ++k) target.forward();
-    target.synchronize();
+    for (int k = 0; k < unprofiled_per_block_; ++k) target_.forward();
+    target_.synchronize();
     const double per_step =
         double(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count()) /
-        unprofiled_per_block;
-    unprofiled_ns_per_step = unprofiled_done == 0 ? per_step : std::min(unprofiled_ns_per_step, per_step);
-    unprofiled_done += unprofiled_per_block;
-  };
+        unprofiled_per_block_;
+    unprofiled_ns_per_step_ = unprofiled_done_ == 0 ? per_step : std::min(unprofiled_ns_per_step_, per_step);
+    unprofiled_done_ += unprofiled_per_block_;
+  }
 
-  for (int i = 0; i < options.warmup; ++i) {
-    if (cancelled(progress)) return finishCancelled();
-    report(progress, kWarmupShare * i / (options.warmup + kProfiledWarmups),
-           "warmup " + std::to_string(i + 1) + "/" + std::to_string(options.warmup));
-    runNamedStep(step_names[i]);
+  ObserverEffect observerEffect() const {
+    ObserverEffect effect;
+    effect.profiled_ns_per_step =
+        double(std::chrono::duration_cast<std::chrono::nanoseconds>(profiled_to_ - profiled_from_).count()) /
+        (options_.steps + profiled_forwards_);
+    effect.unprofiled_ns_per_step = unprofiled_ns_per_step_;
+    effect.unprofiled_steps = unprofiled_done_;
+    return effect;
   }
-  target.synchronize();
-  if (options.warmup > 0) {
-    if (cancelled(progress)) return finishCancelled();
-    report(progress, kWarmupShare * options.warmup / (options.warmup + kProfiledWarmups), "timing without the profiler");
-    timeUnprofiled();
-  }
-  startCollectors();
-  // The profiled forwards timed for the observer effect: from a synchronized
-  // device, as each unprofiled block is, so the last profiler warm-up counts.
-  auto profiled_from = std::chrono::steady_clock::now();
-  int profiled_forwards = 0;
-  if (options.warmup > 0) {
-    report(progress, kWarmupShare * (options.warmup + 1) / (options.warmup + kProfiledWarmups), "profiler warm-up");
-    for (int i = 0; i < kProfiledWarmups - 1; ++i) runNamedStep(profiler_warmup_name);
-    target.synchronize();
-    profiled_from = std::chrono::steady_clock::now();
-    profiled_forwards = 1;
-    runNamedStep(profiler_warmup_name);
-  }
-  // CUPTI's clock only when CUPTI records: on a CPU capture the first
-  // cuptiGetTimestamp would initialise CUPTI here, and its threads would
-  // share the cores with the first recorded step (1.3-2.5x the others on a
-  // 2-core box).
-  const int64_t recording_from_ns = result.gpu_captured ? CuptiCollector::nowNs() : DispatchCollector::nowNs();
 
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < options.steps; ++i) {
-    if (cancelled(progress)) break;
-    report(progress, kWarmupShare + kStepsShare * i / options.steps,
-           "step " + std::to_string(i + 1) + "/" + std::to_string(options.steps));
-    runNamedStep(step_names[options.warmup + i]);
-    ++result.steps_done;
+  // The collectors' records into one trace, with what was lost said.
+  void merge(int64_t recording_from_ns, const ObserverEffect& effect) {
+    Trace& trace = result_.trace;
+    dispatch_.appendTo(trace, recording_from_ns);
+    if (result_.gpu_captured) cupti_.appendTo(trace, recording_from_ns);
+    trace.meta.source = "live capture";
+    result_.cpu_dropped = dispatch_.droppedEvents();
+    result_.gpu_dropped = result_.gpu_captured ? cupti_.droppedRecords() : 0;
+    if (result_.cpu_dropped > 0)
+      result_.messages.push_back(std::to_string(result_.cpu_dropped) +
+                                 " CPU ops were not recorded (per-thread buffer full): capture fewer steps");
+    if (dispatch_.droppedShapes() > 0)
+      result_.messages.push_back(std::to_string(dispatch_.droppedShapes()) +
+                                 " CPU ops were recorded without input dims");
+    // Our notes go into the trace; CUPTI's appendTo put its own (dropped count included).
+    trace.meta.warnings.insert(trace.meta.warnings.end(), result_.messages.begin(), result_.messages.end());
+    if (result_.gpu_dropped > 0)
+      result_.messages.push_back(std::to_string(result_.gpu_dropped) + " GPU records were lost by CUPTI");
+    setObserverEffect(trace, effect);
+    trace.finalize();
+    trace.meta.base_time_ns = trace.beginNs();
   }
-  target.synchronize();
-  auto t1 = std::chrono::steady_clock::now();
-  result.steps_wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
 
-  dispatch.stop();
-  report(progress, kWarmupShare + kStepsShare, "flushing GPU records");
-  cupti.stop();
-  if (result.steps_done < options.steps) return finishCancelled();
-  report(progress, 0.92, "timing without the profiler");
-  timeUnprofiled();
-  ObserverEffect effect;
-  effect.profiled_ns_per_step =
-      double(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - profiled_from).count()) /
-      (options.steps + profiled_forwards);
-  effect.unprofiled_ns_per_step = unprofiled_ns_per_step;
-  effect.unprofiled_steps = unprofiled_done;
-  result.observer_effect = effect;
+  const CaptureTarget& target_;
+  const CaptureOptions& options_;
+  CaptureProgress* progress_;
+  CaptureResult result_;
+  DispatchCollector dispatch_;
+  CuptiCollector cupti_;
+  CollectorsGuard stop_on_exit_{dispatch_, cupti_};
+  std::vector<std::string> step_names_;
+  const int unprofiled_per_block_;
+  double unprofiled_ns_per_step_ = 0;
+  int unprofiled_done_ = 0;
+  std::chrono::steady_clock::time_point profiled_from_, profiled_to_;
+  int profiled_forwards_ = 0;
+};
 
-  report(progress, 0.95, "merging");
-  Trace& trace = result.trace;
-  dispatch.appendTo(trace, recording_from_ns);
-  if (result.gpu_captured) cupti.appendTo(trace, recording_from_ns);
-  trace.meta.source = "live capture";
-  result.cpu_dropped = dispatch.droppedEvents();
-  result.gpu_dropped = result.gpu_captured ? cupti.droppedRecords() : 0;
-  if (result.cpu_dropped > 0)
-    result.messages.push_back(std::to_string(result.cpu_dropped) +
-                              " CPU ops were not recorded (per-thread buffer full): capture fewer steps");
-  if (dispatch.droppedShapes() > 0)
-    result.messages.push_back(std::to_string(dispatch.droppedShapes()) + " CPU ops were recorded without input dims");
-  // Our notes go into the trace; CUPTI's appendTo put its own (dropped count included).
-  trace.meta.warnings.insert(trace.meta.warnings.end(), result.messages.begin(), result.messages.end());
-  if (result.gpu_dropped > 0)
-    result.messages.push_back(std::to_string(result.gpu_dropped) + " GPU records were lost by CUPTI");
-  setObserverEffect(trace, effect);
-  trace.finalize();
-  trace.meta.base_time_ns = trace.beginNs();
-  if (options.counters) {  // apart from the timed steps: replay perturbs timing
-    report(progress, 0.97, "reading hardware counters");
-    addMeasuredCounters(target, result);
-  }
-  report(progress, 1.0, "done");
-  return result;
+}  // namespace
+
+CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& options, CaptureProgress* progress) {
+  if (options.steps < 1 || options.steps > 10000)
+    throw CaptureError("steps = " + std::to_string(options.steps) + " is out of range: allowed 1 to 10000");
+  if (options.warmup < 0 || options.warmup > 10000)
+    throw CaptureError("warmup = " + std::to_string(options.warmup) + " is out of range: allowed 0 to 10000");
+  if (!target.forward || !target.synchronize) throw CaptureError("capture target has no forward/synchronize");
+  return CaptureSession(target, options, progress).run();
 }
 
 }  // namespace fuselab
