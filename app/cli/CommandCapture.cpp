@@ -125,66 +125,61 @@ int writeCaptureScreenshot(const std::string& png, Trace trace, bool quiet) {
 #endif
 }
 
-int runCaptureCommand(const CaptureArgs& a) {
-  WorkloadParams params;
-  CaptureOptions options;
+// The workload's parameters and the capture's options from the typed values;
+// false, with the message printed, when one of them is out of range.
+bool readCaptureValues(const CaptureArgs& a, WorkloadParams& params, CaptureOptions& options) {
   try {
     params = workloadParams(a);
     options.steps = static_cast<int>(parseInt("--steps", a.steps, 1, 10000));
     options.warmup = static_cast<int>(parseInt("--warmup", a.warmup, 0, 10000));
   } catch (const std::exception& e) {  // BadValue, WorkloadError (dtype, device)
     std::cerr << "fuselab capture: " << e.what() << "\n";
-    return kExitBadValue;
+    return false;
   }
   options.record_shapes = !a.no_shapes;
   options.gpu = !a.no_cupti;
   options.cupti_driver_api = a.driver_api;
   options.counters = a.counters;
-  if (a.rank_worker && !stopWithLauncher()) {
-    std::cerr << "fuselab capture: the process that started this rank is gone\n";
-    return kExitFailed;
+  return true;
+}
+
+// A rank that torchrun (or another launcher) started: it captures itself
+// into the run folder --out names, as the ranks fuselab starts do. Sets the
+// ranks to the launcher's and `out` to this rank's trace file; throws
+// BadValue where the values typed contradict the launcher.
+std::optional<LaunchedRank> rankFromLauncher(const CaptureArgs& a, WorkloadParams& params, std::string& out) {
+  std::optional<LaunchedRank> launched = launchedRankFromEnvironment();
+  if (launched) {
+    if (!a.screenshot.empty()) throw BadValue("--screenshot of a run: use fuselab screenshot --trace DIR");
+    if (a.ranks && params.ranks != launched->world_size)
+      throw BadValue("--ranks " + std::to_string(params.ranks) + " but the launcher started WORLD_SIZE " +
+                     std::to_string(launched->world_size) + " ranks");
+    params.ranks = launched->world_size;
+    out = launchedRankTraceFile(a.out, *launched).string();
   }
-  if (isDistributedWorkload(params.workload) && a.counters) {
-    std::cerr << "fuselab capture: --counters applies to single-process workloads, not " << params.workload
-              << " (replaying its collectives one kernel at a time would stall the other ranks)\n";
+  return launched;
+}
+
+// A run whose ranks fuselab starts itself, each a process capturing itself.
+int runStartedRanks(const CaptureArgs& a, const WorkloadParams& params, const CaptureOptions& options) {
+  if (!a.screenshot.empty()) {
+    std::cerr << "fuselab capture: --screenshot of a run: use fuselab screenshot --trace DIR with --out DIR\n";
     return kExitBadValue;
   }
-  // A rank that torchrun (or another launcher) started: it captures itself
-  // into the run folder --out names, as the ranks fuselab starts do.
-  std::optional<LaunchedRank> launched;
-  std::string out = a.out;
-  if (isDistributedWorkload(params.workload) && !a.rank_worker) {
-    try {
-      launched = launchedRankFromEnvironment();
-      if (launched) {
-        if (!a.screenshot.empty()) throw BadValue("--screenshot of a run: use fuselab screenshot --trace DIR");
-        if (a.ranks && params.ranks != launched->world_size)
-          throw BadValue("--ranks " + std::to_string(params.ranks) + " but the launcher started WORLD_SIZE " +
-                         std::to_string(launched->world_size) + " ranks");
-        params.ranks = launched->world_size;
-        out = launchedRankTraceFile(a.out, *launched).string();
-      }
-    } catch (const std::exception& e) {
-      std::cerr << "fuselab capture: " << e.what() << "\n";
-      return kExitBadValue;
-    }
+  int timeout_s = 0;
+  try {
+    timeout_s = static_cast<int>(parseInt("--rank-timeout", a.rank_timeout, 1, 86400));
+  } catch (const BadValue& e) {
+    std::cerr << "fuselab capture: " << e.what() << "\n";
+    return kExitBadValue;
   }
-  if (isDistributedWorkload(params.workload) && !a.rank_worker && !launched) {
-    if (!a.screenshot.empty()) {
-      std::cerr << "fuselab capture: --screenshot of a run: use fuselab screenshot --trace DIR with --out DIR\n";
-      return kExitBadValue;
-    }
-    int timeout_s = 0;
-    try {
-      timeout_s = static_cast<int>(parseInt("--rank-timeout", a.rank_timeout, 1, 86400));
-    } catch (const BadValue& e) {
-      std::cerr << "fuselab capture: " << e.what() << "\n";
-      return kExitBadValue;
-    }
-    return runCaptureRunCommand(params, options, {a.out, a.json, timeout_s});
-  }
+  return runCaptureRunCommand(params, options, {a.out, a.json, timeout_s});
+}
 
-  CaptureResult result;
+// Runs the capture into `result`. When it fails: says why and returns the exit
+// code, a bad value unless memory, the capture module or something unforeseen
+// failed.
+std::optional<int> captureInto(CaptureResult& result, const WorkloadParams& params, const CaptureOptions& options) {
   try {
     result = captureWorkload(params, options);
   } catch (const WorkloadOutOfMemory& e) {
@@ -206,8 +201,27 @@ int runCaptureCommand(const CaptureArgs& a) {
     std::cerr << "fuselab capture: failed: " << e.what() << "\n";
     return kExitFailed;
   }
-  for (const auto& m : result.messages) std::cerr << "fuselab capture: " << m << "\n";
+  return std::nullopt;
+}
 
+// The analysis summary of the capture (text, or JSON with --json), then the
+// --screenshot.
+int printCaptureAnalysis(const CaptureArgs& a, CaptureResult& result) {
+  AnalysisOptions analysis_options;
+  analysis_options.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
+  const TraceAnalysis analysis = analyzeTrace(result.trace, analysis_options);
+  if (a.json)
+    std::cout << analysisJson(result.trace, analysis).dump(2) << "\n";
+  else
+    std::cout << analysisText(result.trace, analysis);
+  if (!a.screenshot.empty()) return writeCaptureScreenshot(a.screenshot, std::move(result.trace), a.json);
+  return 0;
+}
+
+// Writes the trace (--out) and says what was captured; then the analysis,
+// unless this process is one rank of a run (the run is analysed as a whole).
+int reportCapture(const CaptureArgs& a, CaptureResult& result, const std::string& out,
+                  const std::optional<LaunchedRank>& launched) {
   // With --json, stdout carries the JSON alone: what happened goes to stderr.
   std::ostream& status = a.json ? std::cerr : std::cout;
   status << "captured " << result.steps_done << " steps of " << result.trace.meta.trace_name << "\n";
@@ -227,15 +241,38 @@ int runCaptureCommand(const CaptureArgs& a) {
              << "  (or fuselab analyze " << a.out << ")\n";
     return 0;
   }
-  AnalysisOptions analysis_options;
-  analysis_options.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
-  const TraceAnalysis analysis = analyzeTrace(result.trace, analysis_options);
-  if (a.json)
-    std::cout << analysisJson(result.trace, analysis).dump(2) << "\n";
-  else
-    std::cout << analysisText(result.trace, analysis);
-  if (!a.screenshot.empty()) return writeCaptureScreenshot(a.screenshot, std::move(result.trace), a.json);
-  return 0;
+  return printCaptureAnalysis(a, result);
+}
+
+int runCaptureCommand(const CaptureArgs& a) {
+  WorkloadParams params;
+  CaptureOptions options;
+  if (!readCaptureValues(a, params, options)) return kExitBadValue;
+  if (a.rank_worker && !stopWithLauncher()) {
+    std::cerr << "fuselab capture: the process that started this rank is gone\n";
+    return kExitFailed;
+  }
+  if (isDistributedWorkload(params.workload) && a.counters) {
+    std::cerr << "fuselab capture: --counters applies to single-process workloads, not " << params.workload
+              << " (replaying its collectives one kernel at a time would stall the other ranks)\n";
+    return kExitBadValue;
+  }
+  std::optional<LaunchedRank> launched;
+  std::string out = a.out;
+  if (isDistributedWorkload(params.workload) && !a.rank_worker) {
+    try {
+      launched = rankFromLauncher(a, params, out);
+    } catch (const std::exception& e) {
+      std::cerr << "fuselab capture: " << e.what() << "\n";
+      return kExitBadValue;
+    }
+    if (!launched) return runStartedRanks(a, params, options);
+  }
+
+  CaptureResult result;
+  if (const std::optional<int> failed = captureInto(result, params, options)) return *failed;
+  for (const auto& m : result.messages) std::cerr << "fuselab capture: " << m << "\n";
+  return reportCapture(a, result, out, launched);
 }
 
 }  // namespace

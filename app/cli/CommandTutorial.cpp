@@ -79,6 +79,114 @@ nlohmann::ordered_json resultsJson(const Trace& trace, const TutorialPreset& p,
   return j;
 }
 
+// Without --trace or --run: the step itself, and how to check it.
+int showStep(const TutorialArgs& a, const TutorialPreset& p, size_t count) {
+  if (!a.save_trace.empty() || !a.screenshot.empty()) {
+    std::cerr << "fuselab tutorial: --save-trace and --screenshot need --trace FILE or --run\n";
+    return kExitError;
+  }
+  printStep(p, count);
+  std::cout << "\nCheck it: fuselab tutorial --step " << p.step
+            << " --run   (captures the workload; needs a CUDA GPU for the GPU expectations)\n"
+            << "      or: fuselab tutorial --step " << p.step << " --trace FILE   (a torch.profiler trace)\n";
+  return 0;
+}
+
+// --run: captures the step's workload into `trace`; false, with the message
+// printed, when it cannot.
+bool captureStep(const TutorialArgs& a, const TutorialPreset& p, Trace& trace) {
+  Device device;
+  try {
+    device = parseDevice(a.device);
+  } catch (const WorkloadError& e) {
+    std::cerr << "fuselab tutorial: --device: " << e.what() << "\n";
+    return false;
+  }
+  if (!a.json) std::cout << "Step " << p.step << ": " << p.title << "\nGuess first: " << p.guess_first << "\n\n"
+                         << "Running " << describePresetRun(p) << " on " << deviceName(device) << "...\n";
+  try {
+    CaptureResult c = captureWorkload(presetParams(p, device), presetCaptureOptions(p));
+    for (const auto& m : c.messages) std::cerr << "fuselab tutorial: " << m << "\n";
+    trace = std::move(c.trace);
+  } catch (const NoGpuError& e) {
+    std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << ": use --device cpu\n";
+    return false;
+  } catch (const std::exception& e) {  // WorkloadError (bad size), WorkloadOutOfMemory, CaptureError
+    std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+// --trace: reads it into `trace`; false, with the message printed, when it cannot.
+bool readStepTrace(const TutorialArgs& a, const TutorialPreset& p, Trace& trace) {
+  try {
+    trace = importChromeTrace(a.trace);
+  } catch (const std::exception& e) {
+    std::cerr << "fuselab tutorial: cannot read " << a.trace << ": " << e.what() << "\n";
+    return false;
+  }
+  if (!a.json) std::cout << "Step " << p.step << ": " << p.title << "\nChecking " << a.trace << "\n";
+  return true;
+}
+
+// --save-trace: false, with the message printed, when the write failed.
+bool saveCheckedTrace(const TutorialArgs& a, const Trace& trace) {
+  try {
+    exportChromeTrace(trace, a.save_trace);
+    if (!a.json) std::cout << "wrote " << a.save_trace << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "fuselab tutorial: cannot write " << a.save_trace << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+// --screenshot: the timeline with the results; false, with the message
+// printed, when it failed or this build has no GUI.
+bool writeStepScreenshot(const TutorialArgs& a, const TutorialPreset& p, size_t count,
+                         const std::shared_ptr<Trace>& trace, const std::shared_ptr<TraceAnalysis>& analysis,
+                         const std::vector<ExpectationResult>& results) {
+#ifdef FUSELAB_HAVE_GUI
+  try {
+    writeTutorialPicture(a.screenshot, p, count, trace, analysis, results);
+    if (!a.json) std::cout << "wrote " << a.screenshot << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "fuselab tutorial: screenshot failed: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+#else
+  (void)a, (void)p, (void)count, (void)trace, (void)analysis, (void)results;
+  std::cerr << "fuselab tutorial: --screenshot needs the GUI, and this build has none (configured with "
+               "FUSELAB_GUI=OFF); the check above ran anyway\n";
+  return false;
+#endif
+}
+
+// With --trace or --run (a step of one process): the trace checked against
+// the step's expectations; 0 only when all are met.
+int checkStep(const TutorialArgs& a, const TutorialPreset& p, size_t count) {
+  auto trace = std::make_shared<Trace>();
+  const bool have_trace = a.run ? captureStep(a, p, *trace) : readStepTrace(a, p, *trace);
+  if (!have_trace) return kExitError;
+  if (!a.save_trace.empty() && !saveCheckedTrace(a, *trace)) return kExitError;
+  auto analysis = std::make_shared<TraceAnalysis>(analyzeTrace(*trace));
+  const std::vector<ExpectationResult> results = evaluateExpectations(*trace, *analysis, p.expectations);
+  if (!a.json) {
+    std::cout << analysis->steps.size() << " steps, " << analysis->kernel_count << " kernels in scope, verdict "
+              << verdictName(analysis->verdict.kind) << "\n\n";
+    printTutorialResults(p, results, trace.get());
+  } else {
+    std::cout << resultsJson(*trace, p, results).dump(2) << "\n";
+  }
+
+  if (!a.screenshot.empty() && !writeStepScreenshot(a, p, count, trace, analysis, results)) return kExitError;
+  bool all_met = true;
+  for (const auto& r : results) all_met &= r.met();
+  return all_met ? 0 : kExitNotMet;
+}
+
 int runTutorial(const TutorialArgs& a) {
   std::vector<TutorialPreset> presets;
   try {
@@ -101,88 +209,11 @@ int runTutorial(const TutorialArgs& a) {
     return kExitError;
   }
   const TutorialPreset& p = presets[size_t(a.step - 1)];
-  if (!a.run && a.trace.empty()) {
-    if (!a.save_trace.empty() || !a.screenshot.empty()) {
-      std::cerr << "fuselab tutorial: --save-trace and --screenshot need --trace FILE or --run\n";
-      return kExitError;
-    }
-    printStep(p, presets.size());
-    std::cout << "\nCheck it: fuselab tutorial --step " << p.step
-              << " --run   (captures the workload; needs a CUDA GPU for the GPU expectations)\n"
-              << "      or: fuselab tutorial --step " << p.step << " --trace FILE   (a torch.profiler trace)\n";
-    return 0;
-  }
+  if (!a.run && a.trace.empty()) return showStep(a, p, presets.size());
 
   if (isTutorialRunStep(p, a.trace))
     return checkTutorialRunStep(p, {a.device, a.device_given, a.trace, a.save_trace, a.screenshot, a.json});
-  auto trace = std::make_shared<Trace>();
-  if (a.run) {
-    Device device;
-    try {
-      device = parseDevice(a.device);
-    } catch (const WorkloadError& e) {
-      std::cerr << "fuselab tutorial: --device: " << e.what() << "\n";
-      return kExitError;
-    }
-    if (!a.json) std::cout << "Step " << p.step << ": " << p.title << "\nGuess first: " << p.guess_first << "\n\n"
-                           << "Running " << describePresetRun(p) << " on " << deviceName(device) << "...\n";
-    try {
-      CaptureResult c = captureWorkload(presetParams(p, device), presetCaptureOptions(p));
-      for (const auto& m : c.messages) std::cerr << "fuselab tutorial: " << m << "\n";
-      *trace = std::move(c.trace);
-    } catch (const NoGpuError& e) {
-      std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << ": use --device cpu\n";
-      return kExitError;
-    } catch (const std::exception& e) {  // WorkloadError (bad size), WorkloadOutOfMemory, CaptureError
-      std::cerr << "fuselab tutorial: cannot run step " << p.step << ": " << e.what() << "\n";
-      return kExitError;
-    }
-  } else {
-    try {
-      *trace = importChromeTrace(a.trace);
-    } catch (const std::exception& e) {
-      std::cerr << "fuselab tutorial: cannot read " << a.trace << ": " << e.what() << "\n";
-      return kExitError;
-    }
-    if (!a.json) std::cout << "Step " << p.step << ": " << p.title << "\nChecking " << a.trace << "\n";
-  }
-  if (!a.save_trace.empty()) {
-    try {
-      exportChromeTrace(*trace, a.save_trace);
-      if (!a.json) std::cout << "wrote " << a.save_trace << "\n";
-    } catch (const std::exception& e) {
-      std::cerr << "fuselab tutorial: cannot write " << a.save_trace << ": " << e.what() << "\n";
-      return kExitError;
-    }
-  }
-  auto analysis = std::make_shared<TraceAnalysis>(analyzeTrace(*trace));
-  const std::vector<ExpectationResult> results = evaluateExpectations(*trace, *analysis, p.expectations);
-  if (!a.json) {
-    std::cout << analysis->steps.size() << " steps, " << analysis->kernel_count << " kernels in scope, verdict "
-              << verdictName(analysis->verdict.kind) << "\n\n";
-    printTutorialResults(p, results, trace.get());
-  } else {
-    std::cout << resultsJson(*trace, p, results).dump(2) << "\n";
-  }
-
-  if (!a.screenshot.empty()) {
-#ifdef FUSELAB_HAVE_GUI
-    try {
-      writeTutorialPicture(a.screenshot, p, presets.size(), trace, analysis, results);
-      if (!a.json) std::cout << "wrote " << a.screenshot << "\n";
-    } catch (const std::exception& e) {
-      std::cerr << "fuselab tutorial: screenshot failed: " << e.what() << "\n";
-      return kExitError;
-    }
-#else
-    std::cerr << "fuselab tutorial: --screenshot needs the GUI, and this build has none (configured with "
-                 "FUSELAB_GUI=OFF); the check above ran anyway\n";
-    return kExitError;
-#endif
-  }
-  bool all_met = true;
-  for (const auto& r : results) all_met &= r.met();
-  return all_met ? 0 : kExitNotMet;
+  return checkStep(a, p, presets.size());
 }
 
 }  // namespace

@@ -59,6 +59,93 @@ void saveScreenshot(Workspace& ws, const ScreenshotRequest& r, ImVec2 window_siz
   if (tl.hasTrace()) tl.showRange(begin, end);
 }
 
+// ImGui's options for the window: its input, the ini file in the settings
+// folder (created if need be), and the scales.
+UiContextOptions uiContextOptions(GLFWwindow* w, const std::filesystem::path& dir, const Settings& settings) {
+  UiContextOptions ui_options;
+  ui_options.input_window = w;
+  if (!dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (!ec) ui_options.ini_path = (dir / "imgui.ini").string();
+  }
+  ui_options.ui_scale = settings.ui_scale;
+  {
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(w, &sx, &sy);
+    ui_options.pixel_scale = std::max(1.0f, sx);
+  }
+  return ui_options;
+}
+
+// One frame: the workspace and the tutorial panels drawn onto the canvas
+// colour, then shown.
+void renderFrame(GLFWwindow* w, Workspace& ws, TutorialPanels& tutorial) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  ws.drawFrame();
+  tutorial.draw();
+  ImGui::Render();
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(w, &fw, &fh);
+  glViewport(0, 0, fw, fh);
+  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(ws.theme().canvas_bg);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glfwSwapBuffers(w);
+}
+
+// Frames until the user quits (asked first if a capture is unsaved) or a
+// signal stops the program.
+void runFrames(GLFWwindow* w, Workspace& ws, UiContext& ui, TutorialPanels& tutorial) {
+  while (!ws.quitRequested() && !g_stop) {
+    glfwPollEvents();
+    if (glfwWindowShouldClose(w)) {  // the window's close button: ask first if a capture is unsaved
+      glfwSetWindowShouldClose(w, GLFW_FALSE);
+      ws.requestQuit();
+      if (ws.quitRequested()) break;
+    }
+    if (glfwGetWindowAttrib(w, GLFW_ICONIFIED)) {
+      glfwWaitEventsTimeout(0.1);
+      continue;
+    }
+    if (!g_dropped.empty()) {
+      // One file: a trace; a folder or several files: the ranks of a run.
+      ws.requestOpenPaths(g_dropped);
+      g_dropped.clear();
+    }
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(w, &sx, &sy);
+    ui.setScale(ws.settings().ui_scale, std::max(1.0f, sx));
+
+    renderFrame(w, ws, tutorial);
+
+    if (auto request = ws.takeScreenshotRequest()) {
+      ImVec2 size = ImGui::GetIO().DisplaySize;
+      saveScreenshot(ws, *request, size);
+      ui.makeCurrent();
+    }
+  }
+}
+
+// Remembers the window size and the panel layout.
+void saveWindowSettings(GLFWwindow* w, Workspace& ws, const std::filesystem::path& settings_file) {
+  int ww = 0, wh = 0;
+  glfwGetWindowSize(w, &ww, &wh);
+  Settings& s = ws.settings();
+  if (ww > 0 && wh > 0) s.window_width = ww, s.window_height = wh;
+  s.clamp();
+  if (!settings_file.empty()) {
+    try {
+      saveSettings(s, settings_file);
+    } catch (const std::exception& e) {
+      std::cerr << "fuselab: settings not saved: " << e.what() << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 int openWindow(const std::string& trace_path) {
@@ -91,21 +178,7 @@ int openWindowWith(const std::vector<std::string>& paths) {
   // Below this the sidebar and the timeline no longer fit side by side (the
   // settings keep the same lower bound for the saved size).
   glfwSetWindowSizeLimits(w, 640, 400, GLFW_DONT_CARE, GLFW_DONT_CARE);
-
-  UiContextOptions ui_options;
-  ui_options.input_window = w;
-  if (!dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (!ec) ui_options.ini_path = (dir / "imgui.ini").string();
-  }
-  ui_options.ui_scale = settings.ui_scale;
-  {
-    float sx = 1, sy = 1;
-    glfwGetWindowContentScale(w, &sx, &sy);
-    ui_options.pixel_scale = std::max(1.0f, sx);
-  }
-  UiContext ui(ui_options);
+  UiContext ui(uiContextOptions(w, dir, settings));
 
   Workspace ws(settings);
   Workbench workbench(ws);      // workload, sizes, Run / Live
@@ -113,66 +186,13 @@ int openWindowWith(const std::vector<std::string>& paths) {
   ws.openPaths(paths);
   if (!warning.empty()) ws.notify(warning);
 
-  while (!ws.quitRequested() && !g_stop) {
-    glfwPollEvents();
-    if (glfwWindowShouldClose(w)) {  // the window's close button: ask first if a capture is unsaved
-      glfwSetWindowShouldClose(w, GLFW_FALSE);
-      ws.requestQuit();
-      if (ws.quitRequested()) break;
-    }
-    if (glfwGetWindowAttrib(w, GLFW_ICONIFIED)) {
-      glfwWaitEventsTimeout(0.1);
-      continue;
-    }
-    if (!g_dropped.empty()) {
-      // One file: a trace; a folder or several files: the ranks of a run.
-      ws.requestOpenPaths(g_dropped);
-      g_dropped.clear();
-    }
-    float sx = 1, sy = 1;
-    glfwGetWindowContentScale(w, &sx, &sy);
-    ui.setScale(ws.settings().ui_scale, std::max(1.0f, sx));
-
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    ws.drawFrame();
-    tutorial.draw();
-    ImGui::Render();
-    int fw = 0, fh = 0;
-    glfwGetFramebufferSize(w, &fw, &fh);
-    glViewport(0, 0, fw, fh);
-    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(ws.theme().canvas_bg);
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    glfwSwapBuffers(w);
-
-    if (auto request = ws.takeScreenshotRequest()) {
-      ImVec2 size = ImGui::GetIO().DisplaySize;
-      saveScreenshot(ws, *request, size);
-      ui.makeCurrent();
-    }
-  }
+  runFrames(w, ws, ui, tutorial);
 
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
   // A trace still loading finishes first, so it is remembered as recent.
   ws.waitIdle();
-
-  // Remember the window size and the panel layout.
-  int ww = 0, wh = 0;
-  glfwGetWindowSize(w, &ww, &wh);
-  Settings& s = ws.settings();
-  if (ww > 0 && wh > 0) s.window_width = ww, s.window_height = wh;
-  s.clamp();
-  if (!settings_file.empty()) {
-    try {
-      saveSettings(s, settings_file);
-    } catch (const std::exception& e) {
-      std::cerr << "fuselab: settings not saved: " << e.what() << "\n";
-    }
-  }
+  saveWindowSettings(w, ws, settings_file);
   return 0;
 }
 

@@ -109,6 +109,115 @@ nlohmann::ordered_json idleJson(const IdleBreakdown& idle) {
           {"gaps", idle.gap_count}};
 }
 
+// The idle breakdown of the whole trace, and of each stream.
+nlohmann::ordered_json idleWithStreamsJson(const TraceAnalysis& a) {
+  using json = nlohmann::ordered_json;
+  json idle = idleJson(a.idle);
+  idle["per_stream"] = json::array();
+  for (const StreamIdle& s : a.idle_per_stream) {
+    json row = {{"device", s.device}, {"stream", s.stream}};
+    row.update(idleJson(s.idle));
+    idle["per_stream"].push_back(std::move(row));
+  }
+  return idle;
+}
+
+nlohmann::ordered_json stepsJson(const TraceAnalysis& a, int64_t origin) {
+  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+  for (const StepStats& s : a.steps)
+    steps.push_back({{"index", s.index},
+                     {"name", s.name},
+                     {"start_ns", s.start_ns - origin},
+                     {"end_ns", s.end_ns - origin},
+                     {"wall_ns", s.wall_ns},
+                     {"kernels", s.kernels},
+                     {"gpu_ops", s.gpu_ops},
+                     {"launches", s.launches},
+                     {"gpu_busy_ns", s.gpu_busy_ns},
+                     {"cpu_dispatch_ns", s.cpu_dispatch_ns},
+                     {"first_gpu_op_offset_ns", s.first_gpu_op_offset_ns},
+                     {"roofline", rooflineFieldsJson(s.roofline)}});
+  return steps;
+}
+
+nlohmann::ordered_json kernelsJson(const TraceAnalysis& a) {
+  using json = nlohmann::ordered_json;
+  json kernels = json::array();
+  for (const KernelRow& k : a.kernels) {
+    json row = {{"name", k.name},
+                {"category", std::string(categoryName(k.category))},
+                {"count", k.count},
+                {"total_ns", k.total_ns},
+                {"mean_ns", k.mean_ns},
+                {"min_ns", k.min_ns},
+                {"max_ns", k.max_ns}};
+    row.update(rooflineFieldsJson(k.roofline));
+    if (k.measured.calls > 0) row.update(measuredFieldsJson(k));
+    kernels.push_back(std::move(row));
+  }
+  return kernels;
+}
+
+nlohmann::ordered_json cpuOpsJson(const TraceAnalysis& a) {
+  nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+  for (const CpuOpRow& r : a.cpu_ops)
+    ops.push_back({{"name", r.name},
+                   {"category", std::string(categoryName(r.category))},
+                   {"calls", r.calls},
+                   {"self_ns", r.self_ns},
+                   {"total_ns", r.total_ns},
+                   {"gpu_ns", r.gpu_ns},
+                   {"gpu_ops", r.gpu_ops}});
+  return ops;
+}
+
+// null when the trace is not a live capture of ours: nothing was timed
+// without the profiler.
+nlohmann::ordered_json observerEffectJson(const Trace& trace) {
+  const auto effect = observerEffectOf(trace);
+  if (!effect) return nullptr;
+  return {{"unprofiled_ns_per_step", std::llround(effect->unprofiled_ns_per_step)},
+          {"profiled_ns_per_step", std::llround(effect->profiled_ns_per_step)},
+          {"ratio", effect->ratio()}};
+}
+
+nlohmann::ordered_json diagnosticsJson(const Trace& trace, const TraceAnalysis& a, int64_t origin) {
+  using json = nlohmann::ordered_json;
+  json diagnostics = json::array();
+  for (const Diagnostic& d : a.diagnostics) {
+    json evidence = json::array();
+    for (EventRef r : d.evidence) evidence.push_back(eventJson(trace, r, origin));
+    diagnostics.push_back(
+        {{"kind", std::string(diagnosticName(d.kind))}, {"message", d.message}, {"evidence", std::move(evidence)}});
+  }
+  return diagnostics;
+}
+
+// The `count` longest gaps, longest first (ties: the earlier first).
+nlohmann::ordered_json longestGapsJson(const Trace& trace, const TraceAnalysis& a, int64_t origin, size_t count) {
+  std::vector<const GpuGap*> longest;
+  for (const GpuGap& g : a.gaps) longest.push_back(&g);
+  size_t n = std::min(count, longest.size());
+  std::partial_sort(longest.begin(), longest.begin() + n, longest.end(), [](const GpuGap* x, const GpuGap* y) {
+    return x->durationNs() != y->durationNs() ? x->durationNs() > y->durationNs() : x->start_ns < y->start_ns;
+  });
+  nlohmann::ordered_json gaps = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < n; ++i) {
+    const GpuGap& g = *longest[i];
+    gaps.push_back({{"device", g.device},
+                    {"stream", g.stream},
+                    {"start_ns", g.start_ns - origin},
+                    {"end_ns", g.end_ns - origin},
+                    {"duration_ns", g.durationNs()},
+                    {"cause", std::string(gapCauseName(g.cause))},
+                    {"covered_by_sync", g.covered_by_sync},
+                    {"sync_overlap_ns", g.sync_overlap_ns},
+                    {"prev_op", eventJson(trace, g.prev_op, origin)},
+                    {"next_op", eventJson(trace, g.next_op, origin)}});
+  }
+  return gaps;
+}
+
 }  // namespace
 
 std::string analysisText(const Trace& trace, const TraceAnalysis& a, const ReportOptions& options) {
@@ -158,95 +267,24 @@ nlohmann::ordered_json analysisJson(const Trace& trace, const TraceAnalysis& a, 
   j["utilization"] = {{"busy_ns", a.utilization.busy_ns},
                       {"span_ns", a.utilization.span_ns},
                       {"fraction", a.utilization.fraction}};
-  json idle = idleJson(a.idle);
-  idle["per_stream"] = json::array();
-  for (const StreamIdle& s : a.idle_per_stream) {
-    json row = {{"device", s.device}, {"stream", s.stream}};
-    row.update(idleJson(s.idle));
-    idle["per_stream"].push_back(std::move(row));
-  }
-  j["idle"] = std::move(idle);
+  j["idle"] = idleWithStreamsJson(a);
   j["launch_delay"] = {{"count", a.launch_delay_summary.count},
                        {"total_ns", a.launch_delay_summary.total_ns},
                        {"mean_ns", a.launch_delay_summary.mean_ns},
                        {"max_ns", a.launch_delay_summary.max_ns}};
 
-  j["steps"] = json::array();
-  for (const StepStats& s : a.steps)
-    j["steps"].push_back({{"index", s.index},
-                          {"name", s.name},
-                          {"start_ns", s.start_ns - origin},
-                          {"end_ns", s.end_ns - origin},
-                          {"wall_ns", s.wall_ns},
-                          {"kernels", s.kernels},
-                          {"gpu_ops", s.gpu_ops},
-                          {"launches", s.launches},
-                          {"gpu_busy_ns", s.gpu_busy_ns},
-                          {"cpu_dispatch_ns", s.cpu_dispatch_ns},
-                          {"first_gpu_op_offset_ns", s.first_gpu_op_offset_ns},
-                          {"roofline", rooflineFieldsJson(s.roofline)}});
-  j["kernels"] = json::array();
-  for (const KernelRow& k : a.kernels) {
-    json row = {{"name", k.name},
-                {"category", std::string(categoryName(k.category))},
-                {"count", k.count},
-                {"total_ns", k.total_ns},
-                {"mean_ns", k.mean_ns},
-                {"min_ns", k.min_ns},
-                {"max_ns", k.max_ns}};
-    row.update(rooflineFieldsJson(k.roofline));
-    if (k.measured.calls > 0) row.update(measuredFieldsJson(k));
-    j["kernels"].push_back(std::move(row));
-  }
+  j["steps"] = stepsJson(a, origin);
+  j["kernels"] = kernelsJson(a);
   j["ceilings"] = ceilingsJson(a.roofline.ceilings);
   j["roofline"] = rooflineJson(trace, a, origin);
-  j["cpu_ops"] = json::array();
-  for (const CpuOpRow& r : a.cpu_ops)
-    j["cpu_ops"].push_back({{"name", r.name},
-                            {"category", std::string(categoryName(r.category))},
-                            {"calls", r.calls},
-                            {"self_ns", r.self_ns},
-                            {"total_ns", r.total_ns},
-                            {"gpu_ns", r.gpu_ns},
-                            {"gpu_ops", r.gpu_ops}});
+  j["cpu_ops"] = cpuOpsJson(a);
   j["verdict"] = {{"kind", std::string(verdictName(a.verdict.kind))},
                   {"utilization", a.verdict.utilization},
                   {"host_wait_share", a.verdict.host_wait_share},
                   {"explanation", a.verdict.explanation}};
-  if (const auto effect = observerEffectOf(trace))
-    j["observer_effect"] = {{"unprofiled_ns_per_step", std::llround(effect->unprofiled_ns_per_step)},
-                            {"profiled_ns_per_step", std::llround(effect->profiled_ns_per_step)},
-                            {"ratio", effect->ratio()}};
-  else
-    j["observer_effect"] = nullptr;  // not a live capture of ours: nothing was timed without the profiler
-  j["diagnostics"] = json::array();
-  for (const Diagnostic& d : a.diagnostics) {
-    json evidence = json::array();
-    for (EventRef r : d.evidence) evidence.push_back(eventJson(trace, r, origin));
-    j["diagnostics"].push_back(
-        {{"kind", std::string(diagnosticName(d.kind))}, {"message", d.message}, {"evidence", std::move(evidence)}});
-  }
-
-  std::vector<const GpuGap*> longest;
-  for (const GpuGap& g : a.gaps) longest.push_back(&g);
-  size_t n = std::min(options.longest_gaps, longest.size());
-  std::partial_sort(longest.begin(), longest.begin() + n, longest.end(), [](const GpuGap* x, const GpuGap* y) {
-    return x->durationNs() != y->durationNs() ? x->durationNs() > y->durationNs() : x->start_ns < y->start_ns;
-  });
-  j["longest_gaps"] = json::array();
-  for (size_t i = 0; i < n; ++i) {
-    const GpuGap& g = *longest[i];
-    j["longest_gaps"].push_back({{"device", g.device},
-                                 {"stream", g.stream},
-                                 {"start_ns", g.start_ns - origin},
-                                 {"end_ns", g.end_ns - origin},
-                                 {"duration_ns", g.durationNs()},
-                                 {"cause", std::string(gapCauseName(g.cause))},
-                                 {"covered_by_sync", g.covered_by_sync},
-                                 {"sync_overlap_ns", g.sync_overlap_ns},
-                                 {"prev_op", eventJson(trace, g.prev_op, origin)},
-                                 {"next_op", eventJson(trace, g.next_op, origin)}});
-  }
+  j["observer_effect"] = observerEffectJson(trace);
+  j["diagnostics"] = diagnosticsJson(trace, a, origin);
+  j["longest_gaps"] = longestGapsJson(trace, a, origin, options.longest_gaps);
   return j;
 }
 

@@ -160,6 +160,125 @@ std::vector<std::pair<uint8_t*, size_t>> detachPool(CuptiCollector::State& s) {
   return std::exchange(s.completed, {});
 }
 
+// A fresh capture forgets the last one and takes the options (the buffer
+// size rounded up to a multiple of 8, the buffers' alignment).
+void forgetLastCapture(CuptiCollector::State& s, const CuptiOptions& options) {
+  s.converter.clear();
+  s.converter.keepAllDriverCalls(options.driver_api);
+  s.devices.clear();
+  s.sm_facts.clear();
+  s.warnings.clear();
+  s.completed.clear();
+  s.dropped = 0;
+  s.refused_requests = 0;
+  s.options = options;
+  s.options.buffer_bytes = (options.buffer_bytes + 7) / 8 * 8;
+}
+
+// The properties of each of the `count` devices (those that can be read),
+// and the device current at the start (where sync events without one go).
+void readDevices(CuptiCollector::State& s, int count) {
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
+      cudaGetLastError();
+      continue;
+    }
+    s.devices.push_back(DeviceProperties{d, prop.name, devicePropertiesJson(d, prop).dump()});
+    s.sm_facts[d] = cupti::SmFacts{prop.multiProcessorCount, prop.warpSize};
+  }
+  if (cudaGetDevice(&s.start_device) != cudaSuccess) {
+    cudaGetLastError();
+    s.start_device = 0;
+  }
+}
+
+// Subscribes to CUPTI, with runtime calls reported on the CPU ops' threads,
+// and registers the buffer callbacks. Returns why not; empty when done.
+std::string subscribe(CuptiCollector::State& s) {
+  CUptiResult r = cuptiSubscribe(&s.subscriber, onCallback, &s);
+  if (r != CUPTI_SUCCESS) {
+    s.subscriber = nullptr;
+    if (isBusy(r)) return busyMessage(cuptiError("cuptiSubscribe", r));
+    return "CUPTI could not start (" + cuptiError("cuptiSubscribe", r) + "): capturing CPU only";
+  }
+  // Thread ids as gettid() so runtime calls land on the same track as the CPU ops.
+  if (cuptiGetThreadIdType(&s.previous_thread_id_type) == CUPTI_SUCCESS &&
+      cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) == CUPTI_SUCCESS)
+    s.thread_id_type_changed = true;
+  else
+    return "CUPTI could not report system thread ids (cuptiSetThreadIdType): capturing CPU only";
+
+  r = cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted);
+  if (r != CUPTI_SUCCESS)
+    return "CUPTI could not start (" + cuptiError("cuptiActivityRegisterCallbacks", r) + "): capturing CPU only";
+  return {};
+}
+
+// Enables the activity kinds recorded. Returns why not; empty when done.
+std::string enableKinds(CuptiCollector::State& s, bool api_callbacks) {
+  // DRIVER is on even without driver_api: the launches among the driver calls
+  // are needed (enabling single driver calls without the kind recorded nothing
+  // on the H100 with CUDA 13.0), the rest is switched off call by call
+  // (filterApiActivity).
+  // With CuptiApiSource::Callbacks the calls come from callbacks instead.
+  std::vector<CUpti_ActivityKind> kinds = {
+      CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMSET,
+      CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+  };
+  if (!api_callbacks) kinds.insert(kinds.end(), {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER});
+  for (CUpti_ActivityKind kind : kinds) {
+    CUptiResult r = cuptiActivityEnable(kind);
+    if (r != CUPTI_SUCCESS) {
+      std::string detail = cuptiError("cuptiActivityEnable", r) + " for activity kind " + std::to_string(int(kind));
+      if (isBusy(r)) return busyMessage(detail);
+      return "CUPTI could not start (" + detail + "): capturing CPU only";
+    }
+    s.enabled_kinds.push_back(kind);
+  }
+  return {};
+}
+
+// CuptiApiSource::Callbacks: only the calls kept get a callback, so there is
+// no noise to filter. Returns why not; empty when done.
+std::string switchOnApiCallbacks(CuptiCollector::State& s, const CuptiOptions& options) {
+  const cupti::ApiTable& table = cupti::ApiTable::instance();
+  using cupti::ApiDomain;
+  const std::vector<uint32_t> driver_on =
+      options.driver_api ? table.quietIds(ApiDomain::Driver) : table.driverLaunchIds();
+  std::string why;
+  s.api_callbacks_on = true;
+  if (!cupti::switchApiCallbacks(s.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, table.quietIds(ApiDomain::Runtime), true,
+                                 &why) ||
+      !cupti::switchApiCallbacks(s.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_on, true, &why))
+    return "CUPTI could not start (" + why + "): capturing CPU only";
+  return {};
+}
+
+// The calls as activity records: noise off at the source, call by call (after
+// the kinds: enabling a kind resets these switches). Whatever still arrives
+// is dropped in conversion, with a warning that it cost overhead.
+void filterApiActivity(CuptiCollector::State& s, const CuptiOptions& options) {
+  const cupti::ApiTable& table = cupti::ApiTable::instance();
+  bool source_filter = true;
+  for (uint32_t cbid : table.noisyIds(cupti::ApiDomain::Runtime))
+    source_filter &= cuptiActivityEnableRuntimeApi(cbid, 0) == CUPTI_SUCCESS;
+  const std::vector<uint32_t> driver_off =
+      options.driver_api ? table.noisyIds(cupti::ApiDomain::Driver) : table.driverIdsExceptLaunches();
+  for (uint32_t cbid : driver_off) source_filter &= cuptiActivityEnableDriverApi(cbid, 0) == CUPTI_SUCCESS;
+  if (!source_filter)
+    s.warnings.push_back("CUPTI could not switch off single CUDA calls (such as cudaGetDevice); they were "
+                         "recorded, adding overhead, and dropped afterwards");
+}
+
+// Undoes a start that failed part way: whatever was switched on, the
+// subscription, the slot and the pool.
+void abandonStart(CuptiCollector::State& s) {
+  switchOff(s);
+  releaseCupti(s);
+  for (auto& [buffer, valid] : detachPool(s)) std::free(buffer);
+}
+
 }  // namespace
 
 CuptiCollector::CuptiCollector() : state_(std::make_unique<State>()) {}
@@ -214,104 +333,19 @@ bool CuptiCollector::start(const CuptiOptions& options, std::string* error) {
     // Claim the slot now so a concurrent start() is refused; released on failure.
     g_active = &s;
   }
-  // Fresh capture: forget the last one.
-  s.converter.clear();
-  s.converter.keepAllDriverCalls(options.driver_api);
-  s.devices.clear();
-  s.sm_facts.clear();
-  s.warnings.clear();
-  s.completed.clear();
-  s.dropped = 0;
-  s.refused_requests = 0;
-  s.options = options;
-  s.options.buffer_bytes = (options.buffer_bytes + 7) / 8 * 8;
-
-  auto abandon = [&](std::string msg) {
-    switchOff(s);
-    releaseCupti(s);
-    for (auto& [buffer, valid] : detachPool(s)) std::free(buffer);
-    return fail(std::move(msg));
-  };
-
-  for (int d = 0; d < count; ++d) {
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
-      cudaGetLastError();
-      continue;
-    }
-    s.devices.push_back(DeviceProperties{d, prop.name, devicePropertiesJson(d, prop).dump()});
-    s.sm_facts[d] = cupti::SmFacts{prop.multiProcessorCount, prop.warpSize};
-  }
-  if (cudaGetDevice(&s.start_device) != cudaSuccess) {
-    cudaGetLastError();
-    s.start_device = 0;
-  }
+  forgetLastCapture(s, options);
+  readDevices(s, count);
 
   const bool api_callbacks = options.api_source == CuptiApiSource::Callbacks;
   if (api_callbacks) s.api_calls.reset(options.max_api_calls);
-  CUptiResult r = cuptiSubscribe(&s.subscriber, onCallback, &s);
-  if (r != CUPTI_SUCCESS) {
-    s.subscriber = nullptr;
-    if (isBusy(r)) return abandon(busyMessage(cuptiError("cuptiSubscribe", r)));
-    return abandon("CUPTI could not start (" + cuptiError("cuptiSubscribe", r) + "): capturing CPU only");
+  std::string why = subscribe(s);
+  if (why.empty()) why = enableKinds(s, api_callbacks);
+  if (why.empty() && api_callbacks) why = switchOnApiCallbacks(s, options);
+  if (!why.empty()) {
+    abandonStart(s);
+    return fail(std::move(why));
   }
-  // Thread ids as gettid() so runtime calls land on the same track as the CPU ops.
-  if (cuptiGetThreadIdType(&s.previous_thread_id_type) == CUPTI_SUCCESS &&
-      cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) == CUPTI_SUCCESS)
-    s.thread_id_type_changed = true;
-  else
-    return abandon("CUPTI could not report system thread ids (cuptiSetThreadIdType): capturing CPU only");
-
-  r = cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted);
-  if (r != CUPTI_SUCCESS)
-    return abandon("CUPTI could not start (" + cuptiError("cuptiActivityRegisterCallbacks", r) + "): capturing CPU only");
-
-  // DRIVER is on even without driver_api: the launches among the driver calls
-  // are needed (enabling single driver calls without the kind recorded nothing
-  // on the H100 with CUDA 13.0), the rest is switched off call by call below.
-  // With CuptiApiSource::Callbacks the calls come from callbacks instead.
-  std::vector<CUpti_ActivityKind> kinds = {
-      CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMSET,
-      CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
-  };
-  if (!api_callbacks) kinds.insert(kinds.end(), {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER});
-  for (CUpti_ActivityKind kind : kinds) {
-    r = cuptiActivityEnable(kind);
-    if (r != CUPTI_SUCCESS) {
-      std::string detail = cuptiError("cuptiActivityEnable", r) + " for activity kind " + std::to_string(int(kind));
-      if (isBusy(r)) return abandon(busyMessage(detail));
-      return abandon("CUPTI could not start (" + detail + "): capturing CPU only");
-    }
-    s.enabled_kinds.push_back(kind);
-  }
-
-  const cupti::ApiTable& table = cupti::ApiTable::instance();
-  if (api_callbacks) {
-    // Only the calls kept get a callback: no noise to filter.
-    using cupti::ApiDomain;
-    const std::vector<uint32_t> driver_on =
-        options.driver_api ? table.quietIds(ApiDomain::Driver) : table.driverLaunchIds();
-    std::string why;
-    s.api_callbacks_on = true;
-    if (!cupti::switchApiCallbacks(s.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, table.quietIds(ApiDomain::Runtime), true,
-                                   &why) ||
-        !cupti::switchApiCallbacks(s.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_on, true, &why))
-      return abandon("CUPTI could not start (" + why + "): capturing CPU only");
-    s.active = true;
-    return true;
-  }
-
-  // Noise off at the source, call by call (after the kinds: enabling a kind
-  // resets these switches). Whatever still arrives is dropped in conversion.
-  bool source_filter = true;
-  for (uint32_t cbid : table.noisyIds(cupti::ApiDomain::Runtime))
-    source_filter &= cuptiActivityEnableRuntimeApi(cbid, 0) == CUPTI_SUCCESS;
-  const std::vector<uint32_t> driver_off =
-      options.driver_api ? table.noisyIds(cupti::ApiDomain::Driver) : table.driverIdsExceptLaunches();
-  for (uint32_t cbid : driver_off) source_filter &= cuptiActivityEnableDriverApi(cbid, 0) == CUPTI_SUCCESS;
-  if (!source_filter)
-    s.warnings.push_back("CUPTI could not switch off single CUDA calls (such as cudaGetDevice); they were "
-                         "recorded, adding overhead, and dropped afterwards");
+  if (!api_callbacks) filterApiActivity(s, options);
   s.active = true;
   return true;
 }

@@ -22,6 +22,39 @@ void notePlacement(Track& t, Category category, int64_t device, int64_t stream) 
   if (stream >= 0 && (t.stream < 0 || stream < t.stream)) t.stream = stream;
 }
 
+// A flow end's "id": a number in uint64_t range, and no "id2" (scoped ids are
+// not supported). false when unusable.
+inline bool readFlowId(const EventFields& f, uint64_t& id) {
+  if (!f.id.present || f.id.type != json_type::number || f.has_id2) return false;
+  auto [p, ec] = std::from_chars(f.id.text.data(), f.id.text.data() + f.id.text.size(), id);
+  return ec == std::errc() && p == f.id.text.data() + f.id.text.size();
+}
+
+// The kind of an "M" event that names or orders a process or thread, and its
+// value (the name or labels interned, or the sort index). false for any other.
+inline bool readMetaValue(const EventFields& f, StringTable& strings, MetaRecord& m) {
+  const std::string_view n = f.name.text;
+  if (n == "process_name" && f.meta_name.present) {
+    m.kind = MetaRecord::ProcessName;
+    m.text_id = strings.intern(f.meta_name.text);
+  } else if (n == "thread_name" && f.meta_name.present) {
+    m.kind = MetaRecord::ThreadName;
+    m.text_id = strings.intern(f.meta_name.text);
+  } else if (n == "process_labels" && f.meta_labels.present) {
+    m.kind = MetaRecord::ProcessLabels;
+    m.text_id = strings.intern(f.meta_labels.text);
+  } else if (n == "process_sort_index" && f.meta_sort_index) {
+    m.kind = MetaRecord::ProcessSort;
+    m.number = *f.meta_sort_index;
+  } else if (n == "thread_sort_index" && f.meta_sort_index) {
+    m.kind = MetaRecord::ThreadSort;
+    m.number = *f.meta_sort_index;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // Grown by doubling, the columns of a big track (and the flow ends) were
@@ -118,6 +151,104 @@ uint32_t Importer::trackOf(const EventFields& f) {
   return track;
 }
 
+// An event kept as written, for export: another phase, or one that cannot be
+// placed (an 'E' without its 'B', a flow end without a numeric id, ...).
+void Importer::keepRaw(const EventFields& f, int64_t ts, char ph) {
+  raw_pending_.push_back(RawPending{f.begin, f.end, keepText(f.begin, f.end), ts, trace_.strings.intern(f.name.text), ph});
+}
+
+// 'X' goes on its track; 'B' waits for its 'E'.
+[[gnu::always_inline]] inline void Importer::commitSlice(const EventFields& f, char ph, int64_t ts) {
+  int64_t dur = ph == 'X' ? timeField(f, f.dur, "dur", true) : 0;
+  if (ts > kMaxTimeNs - dur) eventError(f, "'ts' + 'dur' is out of range");
+  uint32_t track = trackOf(f);
+  Trace::NewEvent e;
+  e.start_ns = ts;
+  e.dur_ns = dur;
+  e.name_id = trace_.strings.intern(f.name.text);
+  e.cat_id = trace_.strings.intern(f.cat.text);
+  e.category = categoryOf(e.cat_id);
+  e.correlation = f.correlation;
+  e.external_id = f.external_id;
+  if (f.args.present && keepsArgs(e.name_id))
+    e.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
+  if (f.has_extra) {
+    if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
+  }
+  if (ph == 'B') {
+    open_begins_[track].push_back(
+        PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), f.index, f.device, f.stream, f.args.present});
+    return;
+  }
+  makeRoom(track, f.begin);
+  trace_.append(track, e);
+  notePlacement(trace_.tracks[track], e.category, f.device, f.stream);
+}
+
+// 'E': the innermost open 'B' of its track ends here.
+[[gnu::always_inline]] inline void Importer::commitEnd(const EventFields& f, int64_t ts) {
+  uint32_t track = trackOf(f);
+  auto it = open_begins_.find(track);
+  if (it == open_begins_.end() || it->second.empty()) {
+    ++unmatched_end_;
+    keepRaw(f, ts, 'E');
+    return;
+  }
+  PendingBegin b = it->second.back();
+  it->second.pop_back();
+  if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
+  b.ev.dur_ns = ts - b.ev.start_ns;
+  if (!b.has_args && f.args.present) {  // the event keeps the "E"'s args, and their placement
+    if (keepsArgs(b.ev.name_id)) b.ev.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
+    b.device = f.device;
+    b.stream = f.stream;
+  }
+  makeRoom(track, f.begin);
+  trace_.append(track, b.ev);
+  notePlacement(trace_.tracks[track], b.ev.category, b.device, b.stream);
+}
+
+// 's' and 'f': kept until the end, when the events they bind to are known.
+[[gnu::always_inline]] inline void Importer::commitFlowEnd(const EventFields& f, char ph, int64_t ts) {
+  uint64_t id = 0;
+  if (!readFlowId(f, id)) {
+    ++unsupported_flow_ids_;
+    keepRaw(f, ts, ph);
+    return;
+  }
+  FlowEnd end;
+  end.phase = ph;
+  end.enclosing = ph == 's' || (f.bp.present && f.bp.type == json_type::string && f.bp.text == "e");
+  end.name_is_ac2g = f.name.text == "ac2g";
+  end.cat_id = trace_.strings.intern(f.cat.text);
+  end.name_id = trace_.strings.intern(f.name.text);
+  end.id = id;
+  std::tie(end.pid_id, end.tid_id) = tokenIds(f);
+  end.ts = ts;
+  end.begin = f.begin;
+  end.end = f.end;
+  end.text_at = keepText(f.begin, f.end);
+  if (shouldGrow(flow_ends_.size(), flow_ends_.capacity()))
+    flow_ends_.reserve(projectedSize(flow_ends_.size(), f.begin));
+  flow_ends_.push_back(end);
+}
+
+// 'M': names and sort indexes, applied at the end to the tracks they name.
+[[gnu::always_inline]] inline void Importer::commitMetadata(const EventFields& f, int64_t ts) {
+  MetaRecord m{};
+  if (!readMetaValue(f, trace_.strings, m)) {
+    keepRaw(f, ts, 'M');
+    return;
+  }
+  std::tie(m.pid_id, m.tid_id) = tokenIds(f);
+  m.name_id = trace_.strings.intern(f.name.text);
+  m.begin = f.begin;
+  m.end = f.end;
+  m.text_at = keepText(f.begin, f.end);
+  m.ts = ts;
+  meta_records_.push_back(m);
+}
+
 void Importer::commitEvent(const EventFields& f) {
   if (!f.ph.present) eventError(f, "has no 'ph' (phase)");
   if (f.ph.type != json_type::string) eventError(f, "'ph' is " + std::string(typeName(f.ph.type)) + ", expected a string");
@@ -130,129 +261,15 @@ void Importer::commitEvent(const EventFields& f) {
     eventError(f, "'args' is " + std::string(typeName(f.args.type)) + ", expected an object");
   char ph = f.ph.text.size() == 1 ? f.ph.text[0] : '?';
   int64_t ts = timeField(f, f.ts, "ts", ph == 'X' || ph == 'B' || ph == 'E' || ph == 's' || ph == 'f');
-  auto keepRaw = [&] {
-    raw_pending_.push_back(RawPending{f.begin, f.end, keepText(f.begin, f.end), ts, trace_.strings.intern(f.name.text), ph});
-  };
 
   switch (ph) {
     case 'X':
-    case 'B': {
-      int64_t dur = ph == 'X' ? timeField(f, f.dur, "dur", true) : 0;
-      if (ts > kMaxTimeNs - dur) eventError(f, "'ts' + 'dur' is out of range");
-      uint32_t track = trackOf(f);
-      Trace::NewEvent e;
-      e.start_ns = ts;
-      e.dur_ns = dur;
-      e.name_id = trace_.strings.intern(f.name.text);
-      e.cat_id = trace_.strings.intern(f.cat.text);
-      e.category = categoryOf(e.cat_id);
-      e.correlation = f.correlation;
-      e.external_id = f.external_id;
-      if (f.args.present && keepsArgs(e.name_id))
-        e.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
-      if (f.has_extra) {
-        if (extra_field_events_++ == 0) extra_field_example_ = std::string(f.extra_key);
-      }
-      if (ph == 'B') {
-        open_begins_[track].push_back(
-            PendingBegin{e, f.begin, f.end, keepText(f.begin, f.end), f.index, f.device, f.stream, f.args.present});
-        return;
-      }
-      makeRoom(track, f.begin);
-      trace_.append(track, e);
-      notePlacement(trace_.tracks[track], e.category, f.device, f.stream);
-      return;
-    }
-    case 'E': {
-      uint32_t track = trackOf(f);
-      auto it = open_begins_.find(track);
-      if (it == open_begins_.end() || it->second.empty()) {
-        ++unmatched_end_;
-        keepRaw();
-        return;
-      }
-      PendingBegin b = it->second.back();
-      it->second.pop_back();
-      if (ts < b.ev.start_ns) eventError(f, "'E' ends before its 'B' (traceEvents[" + std::to_string(b.index) + "]) begins");
-      b.ev.dur_ns = ts - b.ev.start_ns;
-      if (!b.has_args && f.args.present) {  // the event keeps the "E"'s args, and their placement
-        if (keepsArgs(b.ev.name_id)) b.ev.args = trace_.addArgs(compactArgs(committedText(f.args_begin, f.args_end)));
-        b.device = f.device;
-        b.stream = f.stream;
-      }
-      makeRoom(track, f.begin);
-      trace_.append(track, b.ev);
-      notePlacement(trace_.tracks[track], b.ev.category, b.device, b.stream);
-      return;
-    }
+    case 'B': commitSlice(f, ph, ts); return;
+    case 'E': commitEnd(f, ts); return;
     case 's':
-    case 'f': {
-      uint64_t id = 0;
-      bool usable_id = f.id.present && f.id.type == json_type::number && !f.has_id2;
-      if (usable_id) {
-        auto [p, ec] = std::from_chars(f.id.text.data(), f.id.text.data() + f.id.text.size(), id);
-        usable_id = ec == std::errc() && p == f.id.text.data() + f.id.text.size();
-      }
-      if (!usable_id) {
-        ++unsupported_flow_ids_;
-        keepRaw();
-        return;
-      }
-      FlowEnd end;
-      end.phase = ph;
-      end.enclosing = ph == 's' || (f.bp.present && f.bp.type == json_type::string && f.bp.text == "e");
-      end.name_is_ac2g = f.name.text == "ac2g";
-      end.cat_id = trace_.strings.intern(f.cat.text);
-      end.name_id = trace_.strings.intern(f.name.text);
-      end.id = id;
-      std::tie(end.pid_id, end.tid_id) = tokenIds(f);
-      end.ts = ts;
-      end.begin = f.begin;
-      end.end = f.end;
-      end.text_at = keepText(f.begin, f.end);
-      if (shouldGrow(flow_ends_.size(), flow_ends_.capacity()))
-        flow_ends_.reserve(projectedSize(flow_ends_.size(), f.begin));
-      flow_ends_.push_back(end);
-      return;
-    }
-    case 'M': {
-      std::string_view n = f.name.text;
-      MetaRecord m{};
-      bool known = true;
-      if (n == "process_name" && f.meta_name.present) {
-        m.kind = MetaRecord::ProcessName;
-        m.text_id = trace_.strings.intern(f.meta_name.text);
-      } else if (n == "thread_name" && f.meta_name.present) {
-        m.kind = MetaRecord::ThreadName;
-        m.text_id = trace_.strings.intern(f.meta_name.text);
-      } else if (n == "process_labels" && f.meta_labels.present) {
-        m.kind = MetaRecord::ProcessLabels;
-        m.text_id = trace_.strings.intern(f.meta_labels.text);
-      } else if (n == "process_sort_index" && f.meta_sort_index) {
-        m.kind = MetaRecord::ProcessSort;
-        m.number = *f.meta_sort_index;
-      } else if (n == "thread_sort_index" && f.meta_sort_index) {
-        m.kind = MetaRecord::ThreadSort;
-        m.number = *f.meta_sort_index;
-      } else {
-        known = false;
-      }
-      if (!known) {
-        keepRaw();
-        return;
-      }
-      std::tie(m.pid_id, m.tid_id) = tokenIds(f);
-      m.name_id = trace_.strings.intern(n);
-      m.begin = f.begin;
-      m.end = f.end;
-      m.text_at = keepText(f.begin, f.end);
-      m.ts = ts;
-      meta_records_.push_back(m);
-      return;
-    }
-    default:
-      keepRaw();
-      return;
+    case 'f': commitFlowEnd(f, ph, ts); return;
+    case 'M': commitMetadata(f, ts); return;
+    default: keepRaw(f, ts, ph); return;
   }
 }
 

@@ -198,6 +198,12 @@ class Importer {
 
   // --- interpreting one element (ChromeImportEvents.cpp) ---------------------
   void commitEvent(const EventFields& f);
+  // Its phases, each given the event's 'ts'; defined, and inlined, in ChromeImportEvents.cpp only.
+  inline void commitSlice(const EventFields& f, char ph, int64_t ts);    // 'X', 'B'
+  inline void commitEnd(const EventFields& f, int64_t ts);               // 'E'
+  inline void commitFlowEnd(const EventFields& f, char ph, int64_t ts);  // 's', 'f'
+  inline void commitMetadata(const EventFields& f, int64_t ts);          // 'M'
+  void keepRaw(const EventFields& f, int64_t ts, char ph);  // verbatim, for export; rare: left out of line
   int64_t timeField(const EventFields& f, const Token& t, const char* name, bool required);
   uint32_t trackOf(const EventFields& f);
   // Room reserved ahead for what is appended in file order (ChromeImportEvents.cpp).

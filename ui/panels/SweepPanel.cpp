@@ -31,25 +31,16 @@ float linearY(double f, float top, float bottom) {
   return bottom - static_cast<float>(std::clamp(f, 0.0, 1.0)) * (bottom - top);
 }
 
-}  // namespace
-
-void drawSweepPlot(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlotData& data, const Theme& th) {
-  if (hasTrajectory(data)) {
-    const float split = min.x + (max.x - min.x) * 0.58f;
-    drawSweepTrajectory(dl, ImVec2(split, min.y), max, data, th);
-    max.x = split;
-  }
+// The title, then a legend entry per series (grey with ": skipped" for one
+// that did not run). Returns where the plots below may start.
+float drawTitleAndLegend(ImDrawList* dl, ImVec2 min, const SweepPlotData& data, const Theme& th) {
   const float s = th.scale;
   const float line_h = ImGui::GetTextLineHeight();
-  dl->AddRectFilled(min, max, th.canvas_bg);
-  dl->PushClipRect(min, max, true);
-
   float y = min.y + 4 * s;
   if (!data.title.empty()) {
     dl->AddText(ImVec2(min.x + 8 * s, y), th.header_text, data.title.c_str());
     y += line_h + 4 * s;
   }
-  // Legend.
   float lx = min.x + 8 * s;
   for (size_t i = 0; i < data.series.size(); ++i) {
     const SweepPlotSeries& ser = data.series[i];
@@ -61,92 +52,144 @@ void drawSweepPlot(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlotData& 
     lx += 18 * s + ImGui::CalcTextSize(label.c_str()).x + 16 * s;
   }
   y += line_h + 6 * s;
+  return y;
+}
 
-  // Extents over all points.
+// Extents over all points that can go on log axes (positive tokens and time).
+struct PlotExtents {
   double tmin = 0, tmax = 0, vmin = 0, vmax = 0;
   bool any = false, any_util = false;
+};
+
+PlotExtents plotExtents(const SweepPlotData& data) {
+  PlotExtents e;
   for (const auto& ser : data.series)
     for (const auto& p : ser.points) {
       if (!(p.tokens > 0) || !(p.time_ns > 0)) continue;
-      if (!any) tmin = tmax = p.tokens, vmin = vmax = p.time_ns, any = true;
-      tmin = std::min(tmin, p.tokens), tmax = std::max(tmax, p.tokens);
-      vmin = std::min(vmin, p.time_ns), vmax = std::max(vmax, p.time_ns);
-      any_util |= p.utilization.has_value();
+      if (!e.any) e.tmin = e.tmax = p.tokens, e.vmin = e.vmax = p.time_ns, e.any = true;
+      e.tmin = std::min(e.tmin, p.tokens), e.tmax = std::max(e.tmax, p.tokens);
+      e.vmin = std::min(e.vmin, p.time_ns), e.vmax = std::max(e.vmax, p.time_ns);
+      e.any_util |= p.utilization.has_value();
     }
+  return e;
+}
 
-  const float left = min.x + 78 * s, right = max.x - 16 * s;
+// The two stacked plots, time per forward above and utilization below,
+// sharing the tokens axis.
+struct PlotArea {
+  float left = 0, right = 0;
+  float time_top = 0, time_bottom = 0;
+  float util_top = 0, util_bottom = 0;
+  LogAxis x_axis;  // tokens
+  LogAxis y_axis;  // time per forward
+};
+
+// The plots below `top` in [min, max), with room left for the tick labels;
+// without points, axes over typical ranges.
+PlotArea plotArea(ImVec2 min, ImVec2 max, float top, const PlotExtents& e, const Theme& th) {
+  const float s = th.scale;
+  const float line_h = ImGui::GetTextLineHeight();
+  PlotArea a;
+  a.left = min.x + 78 * s, a.right = max.x - 16 * s;
   const float bottom_axis = max.y - 2 * line_h - 10 * s;  // tick labels, then the axis title
   const float gap = line_h + 10 * s;
-  const float total = std::max(40.0f, bottom_axis - y);
-  const float time_top = y, time_bottom = y + total * 0.62f - gap / 2;
-  const float util_top = time_bottom + gap, util_bottom = bottom_axis;
+  const float total = std::max(40.0f, bottom_axis - top);
+  a.time_top = top, a.time_bottom = top + total * 0.62f - gap / 2;
+  a.util_top = a.time_bottom + gap, a.util_bottom = bottom_axis;
+  a.x_axis = LogAxis::fit(e.any ? e.tmin : 1, e.any ? e.tmax : 8192, a.left, a.right);
+  a.y_axis = LogAxis::fit(e.any ? e.vmin : 1e3, e.any ? e.vmax : 1e6, a.time_bottom, a.time_top);
+  return a;
+}
 
-  const LogAxis x_axis = LogAxis::fit(any ? tmin : 1, any ? tmax : 8192, left, right);
-  const LogAxis y_axis = LogAxis::fit(any ? vmin : 1e3, any ? vmax : 1e6, time_bottom, time_top);
-
-  // Frames, grid, ticks.
-  for (auto [top, bottom] : {std::pair{time_top, time_bottom}, std::pair{util_top, util_bottom}}) {
-    dl->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), th.lane_bg[0]);
-    dl->AddRect(ImVec2(left, top), ImVec2(right, bottom), th.grid);
+// Frames, grid, ticks and axis titles of both plots.
+void drawPlotFrames(ImDrawList* dl, const PlotArea& a, bool any_util, const Theme& th) {
+  const float s = th.scale;
+  const float line_h = ImGui::GetTextLineHeight();
+  for (auto [top, bottom] : {std::pair{a.time_top, a.time_bottom}, std::pair{a.util_top, a.util_bottom}}) {
+    dl->AddRectFilled(ImVec2(a.left, top), ImVec2(a.right, bottom), th.lane_bg[0]);
+    dl->AddRect(ImVec2(a.left, top), ImVec2(a.right, bottom), th.grid);
   }
-  for (double t : x_axis.ticks()) {
-    const float x = x_axis.toPx(t);
-    dl->AddLine(ImVec2(x, time_top), ImVec2(x, time_bottom), th.grid);
-    dl->AddLine(ImVec2(x, util_top), ImVec2(x, util_bottom), th.grid);
+  for (double t : a.x_axis.ticks()) {
+    const float x = a.x_axis.toPx(t);
+    dl->AddLine(ImVec2(x, a.time_top), ImVec2(x, a.time_bottom), th.grid);
+    dl->AddLine(ImVec2(x, a.util_top), ImVec2(x, a.util_bottom), th.grid);
     const std::string label = formatCount(t);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
-    dl->AddText(ImVec2(x - w / 2, util_bottom + 3 * s), th.text_dim, label.c_str());
+    dl->AddText(ImVec2(x - w / 2, a.util_bottom + 3 * s), th.text_dim, label.c_str());
   }
   {
     const char* xl = "tokens (log)";
-    dl->AddText(ImVec2(right - ImGui::CalcTextSize(xl).x, util_bottom + 3 * s + line_h), th.text_dim, xl);
+    dl->AddText(ImVec2(a.right - ImGui::CalcTextSize(xl).x, a.util_bottom + 3 * s + line_h), th.text_dim, xl);
   }
-  for (double v : y_axis.ticks()) {
-    const float yy = y_axis.toPx(v);
-    dl->AddLine(ImVec2(left, yy), ImVec2(right, yy), th.grid);
+  for (double v : a.y_axis.ticks()) {
+    const float yy = a.y_axis.toPx(v);
+    dl->AddLine(ImVec2(a.left, yy), ImVec2(a.right, yy), th.grid);
     const std::string label = formatDuration(static_cast<int64_t>(std::llround(v)));
     const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(left - sz.x - 6 * s, yy - sz.y / 2), th.text_dim, label.c_str());
+    dl->AddText(ImVec2(a.left - sz.x - 6 * s, yy - sz.y / 2), th.text_dim, label.c_str());
   }
-  dl->AddText(ImVec2(left + 6 * s, time_top + 3 * s), th.label_text, "time per forward (log)");
+  dl->AddText(ImVec2(a.left + 6 * s, a.time_top + 3 * s), th.label_text, "time per forward (log)");
   for (double f : {0.0, 0.5, 1.0}) {
-    const float yy = linearY(f, util_top, util_bottom);
-    dl->AddLine(ImVec2(left, yy), ImVec2(right, yy), th.grid);
+    const float yy = linearY(f, a.util_top, a.util_bottom);
+    dl->AddLine(ImVec2(a.left, yy), ImVec2(a.right, yy), th.grid);
     const std::string label = percent(f);
     const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(left - sz.x - 6 * s, yy - sz.y / 2), th.text_dim, label.c_str());
+    dl->AddText(ImVec2(a.left - sz.x - 6 * s, yy - sz.y / 2), th.text_dim, label.c_str());
   }
-  dl->AddText(ImVec2(left + 6 * s, util_top + 3 * s), th.label_text,
+  dl->AddText(ImVec2(a.left + 6 * s, a.util_top + 3 * s), th.label_text,
               any_util ? "GPU utilization" : "GPU utilization (none: no GPU activity captured)");
+}
 
-  if (!any) {
-    const char* note = "No points yet: run a sweep.";
-    const ImVec2 sz = ImGui::CalcTextSize(note);
-    dl->AddText(ImVec2((left + right - sz.x) / 2, (time_top + time_bottom - sz.y) / 2), th.text_dim, note);
-  }
-
-  // Series.
+// Each series' lines and points in both plots, and its crossover dashed
+// across them.
+void drawSeries(ImDrawList* dl, const PlotArea& a, const SweepPlotData& data, const Theme& th) {
+  const float s = th.scale;
+  const float line_h = ImGui::GetTextLineHeight();
   for (size_t i = 0; i < data.series.size(); ++i) {
     const SweepPlotSeries& ser = data.series[i];
     const ImU32 c = sweepSeriesColor(th, i);
     std::vector<ImVec2> time_pts, util_pts;
     for (const auto& p : ser.points) {
       if (!(p.tokens > 0) || !(p.time_ns > 0)) continue;
-      time_pts.emplace_back(x_axis.toPx(p.tokens), y_axis.toPx(p.time_ns));
-      if (p.utilization) util_pts.emplace_back(x_axis.toPx(p.tokens), linearY(*p.utilization, util_top, util_bottom));
+      time_pts.emplace_back(a.x_axis.toPx(p.tokens), a.y_axis.toPx(p.time_ns));
+      if (p.utilization)
+        util_pts.emplace_back(a.x_axis.toPx(p.tokens), linearY(*p.utilization, a.util_top, a.util_bottom));
     }
     if (time_pts.size() > 1) dl->AddPolyline(time_pts.data(), int(time_pts.size()), c, 0, 2 * s);
     if (util_pts.size() > 1) dl->AddPolyline(util_pts.data(), int(util_pts.size()), c, 0, 2 * s);
     for (const ImVec2& p : time_pts) dl->AddCircleFilled(p, 3.5f * s, c);
     for (const ImVec2& p : util_pts) dl->AddCircleFilled(p, 3.0f * s, c);
     if (ser.crossover_tokens) {
-      const float x = x_axis.toPx(*ser.crossover_tokens);
-      dashedVLine(dl, x, time_top, util_bottom, c, 5 * s, 1.5f * s);
+      const float x = a.x_axis.toPx(*ser.crossover_tokens);
+      dashedVLine(dl, x, a.time_top, a.util_bottom, c, 5 * s, 1.5f * s);
       const std::string label = "crossover ~" + formatCount(std::round(*ser.crossover_tokens));
-      dl->AddText(ImVec2(x + 4 * s, time_top + (3 + 1.2f * float(i + 1)) * s + line_h * float(i + 1)), c,
+      dl->AddText(ImVec2(x + 4 * s, a.time_top + (3 + 1.2f * float(i + 1)) * s + line_h * float(i + 1)), c,
                   label.c_str());
     }
   }
+}
+
+}  // namespace
+
+void drawSweepPlot(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlotData& data, const Theme& th) {
+  if (hasTrajectory(data)) {
+    const float split = min.x + (max.x - min.x) * 0.58f;
+    drawSweepTrajectory(dl, ImVec2(split, min.y), max, data, th);
+    max.x = split;
+  }
+  dl->AddRectFilled(min, max, th.canvas_bg);
+  dl->PushClipRect(min, max, true);
+  const float top = drawTitleAndLegend(dl, min, data, th);
+  const PlotExtents extents = plotExtents(data);
+  const PlotArea area = plotArea(min, max, top, extents, th);
+  drawPlotFrames(dl, area, extents.any_util, th);
+  if (!extents.any) {
+    const char* note = "No points yet: run a sweep.";
+    const ImVec2 sz = ImGui::CalcTextSize(note);
+    dl->AddText(ImVec2((area.left + area.right - sz.x) / 2, (area.time_top + area.time_bottom - sz.y) / 2),
+                th.text_dim, note);
+  }
+  drawSeries(dl, area, data, th);
   dl->PopClipRect();
 }
 

@@ -142,28 +142,20 @@ std::optional<DiagnosticKind> parseDiagnostic(std::string_view s) {
   return std::nullopt;
 }
 
-}  // namespace
-
-Expectation parseExpectation(const nlohmann::json& j, const std::string& where) {
-  Parser p(j, where);
-  if (!j.is_object()) p.fail("", "expected an object, got " + Parser::shown(j));
-  if (!p.has("kind")) p.fail("kind", "missing (one of the expectation kinds, e.g. \"kernels_per_step\")");
-  const std::string kind_name = p.string("kind");
+// The kind `kind_name` names; fails, listing the kinds, when none does.
+ExpectationKind kindNamed(const Parser& p, const std::string& kind_name) {
   const auto kind = parseExpectationKind(kind_name);
   if (!kind) {
     std::string names;
     for (ExpectationKind k : allExpectationKinds()) names += (names.empty() ? "" : ", ") + std::string(expectationKindName(k));
     p.fail("kind", "unknown kind '" + kind_name + "' (choose " + names + ")");
   }
-  Expectation e;
-  e.kind = *kind;
-  if (!p.has("text")) p.fail("text", "missing (the statement shown to people)");
-  e.text = p.string("text");
-  if (e.text.empty()) p.fail("text", "is empty");
-  if (p.has("hint")) e.hint = p.string("hint");
+  return *kind;
+}
 
-  // Every key must be known for this kind.
-  const ExpectationKeys keys = expectationKeys(*kind);
+// Every key must be known for this kind, and the ones it requires present.
+void checkKeys(const Parser& p, const nlohmann::json& j, ExpectationKind kind, const std::string& kind_name) {
+  const ExpectationKeys keys = expectationKeys(kind);
   auto allowed = [&](const std::string& key) {
     if (key == "kind" || key == "text" || key == "hint") return true;
     for (const auto* list : {&keys.required, &keys.optional})
@@ -187,10 +179,13 @@ Expectation parseExpectation(const nlohmann::json& j, const std::string& where) 
       p.fail(k, "missing (required by " + kind_name + ")");
     }
   }
+}
 
+// min and max: not negative, shares at most 1, min not above max.
+void parseBounds(const Parser& p, const nlohmann::json& j, Expectation& e) {
   if (p.has("min")) e.min = p.number("min");
   if (p.has("max")) e.max = p.number("max");
-  const bool shares = boundsAreShares(*kind);
+  const bool shares = boundsAreShares(e.kind);
   for (const char* key : {"min", "max"}) {
     const auto& v = std::string(key) == "min" ? e.min : e.max;
     if (!v) continue;
@@ -198,7 +193,10 @@ Expectation parseExpectation(const nlohmann::json& j, const std::string& where) 
     if (shares && *v > 1) p.fail(key, "is a share: expected 0 to 1, got " + Parser::shown(j.at(key)));
   }
   if (e.min && e.max && *e.min > *e.max) p.fail("min", "is larger than max");
+}
 
+// The parameters given as numbers, patterns and names, each checked.
+void parseParameters(const Parser& p, Expectation& e) {
   if (p.has("factor")) {
     e.factor = p.number("factor");
     if (e.factor <= 0) p.fail("factor", "must be positive");
@@ -247,6 +245,10 @@ Expectation parseExpectation(const nlohmann::json& j, const std::string& where) 
       e.path.push_back(*k);
     }
   }
+}
+
+// The parameters that choose between fixed values.
+void parseChoices(const Parser& p, Expectation& e) {
   if (p.has("steps"))
     e.steps = p.choice<StepSelection>("steps", {{"all", StepSelection::All}, {"after_first", StepSelection::AfterFirst}});
   if (p.has("per")) e.per = p.choice<CountPer>("per", {{"step", CountPer::Step}, {"trace", CountPer::Trace}});
@@ -257,6 +259,26 @@ Expectation parseExpectation(const nlohmann::json& j, const std::string& where) 
                                                      {"any", GpuOpFilter::Any}});
   if (p.has("measure"))
     e.measure = p.choice<StepMeasure>("measure", {{"wall", StepMeasure::Wall}, {"dead_window", StepMeasure::DeadWindow}});
+}
+
+}  // namespace
+
+Expectation parseExpectation(const nlohmann::json& j, const std::string& where) {
+  Parser p(j, where);
+  if (!j.is_object()) p.fail("", "expected an object, got " + Parser::shown(j));
+  if (!p.has("kind")) p.fail("kind", "missing (one of the expectation kinds, e.g. \"kernels_per_step\")");
+  const std::string kind_name = p.string("kind");
+  Expectation e;
+  e.kind = kindNamed(p, kind_name);
+  if (!p.has("text")) p.fail("text", "missing (the statement shown to people)");
+  e.text = p.string("text");
+  if (e.text.empty()) p.fail("text", "is empty");
+  if (p.has("hint")) e.hint = p.string("hint");
+
+  checkKeys(p, j, e.kind, kind_name);
+  parseBounds(p, j, e);
+  parseParameters(p, e);
+  parseChoices(p, e);
   return e;
 }
 

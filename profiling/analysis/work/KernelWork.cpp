@@ -129,15 +129,14 @@ std::vector<Source> groupSources(std::vector<Credit> credits) {
   return sources;
 }
 
-}  // namespace
-
-std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<EventRef>& gpu_ops) {
-  std::vector<GpuOpWork> out(gpu_ops.size());
-  // Launch call -> the result entries of the kernels it enqueued. Graph
-  // replays: the op around the launch says nothing about the graph's
-  // kernels, except fuselab's own ops, which replay exactly their own launches.
+// Launch call -> the result entries of the kernels it enqueued, sorted by
+// event. Memcpy and memset get their own work here, and ops without a
+// captured launch a note. Graph replays (marked in `replayed`): the op
+// around the launch says nothing about the graph's kernels, except fuselab's
+// own ops, which replay exactly their own launches.
+std::vector<Credit> creditLaunches(const Trace& trace, const std::vector<EventRef>& gpu_ops,
+                                   std::vector<GpuOpWork>& out, std::vector<uint8_t>& replayed) {
   std::vector<Credit> by_launch;
-  std::vector<uint8_t> replayed(gpu_ops.size(), 0);
   const std::vector<uint8_t> graph_launch =
       nameFlags(trace.strings, [](std::string_view name) { return name.find("GraphLaunch") != std::string_view::npos; });
   for (size_t k = 0; k < gpu_ops.size(); ++k) {
@@ -162,9 +161,31 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     }
   }
   sortByEvent(by_launch);
+  return by_launch;
+}
 
-  // Per CPU track: the enclosing ops of each launch, innermost modelled one
-  // wins. Tracks and events are visited in key order, as by_launch is sorted.
+// The innermost CPU op with a work model among those enclosing event i of
+// track t (`open`: the events open at i, outermost first); `innermost` is
+// set to the name of the innermost enclosing CPU op, modelled or not.
+std::optional<uint32_t> modelledEnclosingOp(const Trace& trace, const Track& t, const std::vector<uint32_t>& open,
+                                            uint32_t i, std::unordered_map<uint32_t, bool>& modelled,
+                                            std::string_view& innermost) {
+  for (size_t a = open.size(); a-- > 0;) {
+    const uint32_t e = open[a];
+    if (t.category[e] != Category::CpuOp || t.end_ns(e) < t.end_ns(i)) continue;
+    if (innermost.empty()) innermost = trace.strings.get(t.name_id[e]);
+    auto [it, inserted] = modelled.try_emplace(t.name_id[e], false);
+    if (inserted) it->second = hasWorkModel(trace.strings.get(t.name_id[e]));
+    if (it->second) return e;
+  }
+  return std::nullopt;
+}
+
+// Per CPU track: the enclosing ops of each launch, innermost modelled one
+// wins. Tracks and events are visited in key order, as by_launch is sorted.
+// Launches that no modelled op encloses get a note saying why.
+std::vector<Credit> creditEnclosingOps(const Trace& trace, const std::vector<Credit>& by_launch,
+                                       std::vector<GpuOpWork>& out) {
   std::vector<Credit> by_source;
   std::unordered_map<uint32_t, bool> modelled;  // name id -> hasWorkModel
   auto next = by_launch.begin();
@@ -179,19 +200,8 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       auto last = next;
       while (last != by_launch.end() && last->event == here) ++last;
       if (next != last) {
-        std::optional<uint32_t> source;
         std::string_view innermost;
-        for (size_t a = open.size(); a-- > 0;) {
-          const uint32_t e = open[a];
-          if (t.category[e] != Category::CpuOp || t.end_ns(e) < t.end_ns(i)) continue;
-          if (innermost.empty()) innermost = trace.strings.get(t.name_id[e]);
-          auto [it, inserted] = modelled.try_emplace(t.name_id[e], false);
-          if (inserted) it->second = hasWorkModel(trace.strings.get(t.name_id[e]));
-          if (it->second) {
-            source = e;
-            break;
-          }
-        }
+        const std::optional<uint32_t> source = modelledEnclosingOp(trace, t, open, i, modelled, innermost);
         const bool replay = next->graph;
         if (source && replay && !trace.strings.get(t.name_id[*source]).starts_with("fuselab::")) {
           // keeps the graph note set above
@@ -207,9 +217,11 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       open.push_back(i);
     }
   }
-  std::vector<Source> sources = groupSources(std::move(by_source));
+  return by_source;
+}
 
-  // Sources nested in each source, at any depth (sources are in event order).
+// Sources nested in each source, at any depth (sources are in event order).
+void nestSources(const Trace& trace, std::vector<Source>& sources) {
   std::vector<size_t> stack;
   for (size_t k = 0; k < sources.size(); ++k) {
     const Source& s = sources[k];
@@ -220,11 +232,16 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     for (size_t outer : stack) sources[outer].nested.push_back(k);
     stack.push_back(k);
   }
+}
 
-  OpWorkMemo memo;
+// Each source's work result: the memo's (one per op name and inputs), or,
+// where inputs had to be completed, a copy in `completed` whose note says what
+// was completed.
+std::vector<const OpWorkResult*> workOfSources(const Trace& trace, const std::vector<EventRef>& gpu_ops,
+                                               const std::vector<Source>& sources, OpWorkMemo& memo,
+                                               std::deque<OpWorkResult>& completed) {
   InputCompleter completer(trace);
   std::vector<const OpWorkResult*> result_of(sources.size());
-  std::deque<OpWorkResult> completed;  // results whose notes say what was completed
   // The args of ops spread over gigabytes of text: each read missed the
   // cache, so those of a few sources ahead are asked for early.
   auto prefetchArgs = [&](size_t k) {
@@ -246,11 +263,15 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
       result_of[k] = &completed.back();
     }
   }
+  return result_of;
+}
 
-  // Inner sources first: an op with sources nested in it (attention's math
-  // around its bmm and softmax) keeps for its own kernels what its work
-  // leaves after theirs, or none. Nested helpers (a backward's zero_, a
-  // copy) count apart: the op's model does not include them.
+// Inner sources first: an op with sources nested in it (attention's math
+// around its bmm and softmax) keeps for its own kernels what its work
+// leaves after theirs, or none. Nested helpers (a backward's zero_, a
+// copy) count apart: the op's model does not include them.
+void creditInnerFirst(const Trace& trace, const std::vector<EventRef>& gpu_ops, const std::vector<Source>& sources,
+                      const std::vector<const OpWorkResult*>& result_of, std::vector<GpuOpWork>& out) {
   std::vector<Work> credited(sources.size());
   for (size_t k = sources.size(); k-- > 0;) {
     const Source& s = sources[k];
@@ -281,6 +302,20 @@ std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<Event
     for (size_t i : s.kernels)
       out[i].note = "inside " + std::string(trace.name(s.op)) + ", whose work a nested op already counts";
   }
+}
+
+}  // namespace
+
+std::vector<GpuOpWork> attributeWork(const Trace& trace, const std::vector<EventRef>& gpu_ops) {
+  std::vector<GpuOpWork> out(gpu_ops.size());
+  std::vector<uint8_t> replayed(gpu_ops.size(), 0);
+  const std::vector<Credit> by_launch = creditLaunches(trace, gpu_ops, out, replayed);
+  std::vector<Source> sources = groupSources(creditEnclosingOps(trace, by_launch, out));
+  nestSources(trace, sources);
+  OpWorkMemo memo;
+  std::deque<OpWorkResult> completed;  // results whose notes say what was completed
+  const std::vector<const OpWorkResult*> result_of = workOfSources(trace, gpu_ops, sources, memo, completed);
+  creditInnerFirst(trace, gpu_ops, sources, result_of, out);
   creditGraphReplays(trace, gpu_ops, replayed, out);
   return out;
 }

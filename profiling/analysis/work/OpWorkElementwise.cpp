@@ -116,6 +116,122 @@ const OpInput* outputLike(const OpInputs& in) {
   return nullptr;
 }
 
+// The first tensor input (one with dims); nullptr when none was recorded.
+const OpInput* firstTensor(const OpInputs& in) {
+  for (const OpInput& i : in.inputs)
+    if (!i.dims.empty()) return &i;
+  return nullptr;
+}
+
+// An op with an elementwise model, as each kind's work below reads it.
+struct ModelledOp {
+  const std::string& name;  // as recorded, for the notes
+  std::string_view key;     // its model's name
+  const Model& model;
+  const OpInputs& in;
+  const OpInput& first;     // the first tensor input
+  const OpInput& out_like;  // the input whose dtype the output has
+};
+
+// `elements` elements of the input's dtype, in bytes; nullopt when the dtype is not known.
+std::optional<double> bytesOf(const OpInput& i, double elements) {
+  auto e = elementBytes(i);
+  if (!e) return std::nullopt;
+  return elements * *e;
+}
+
+OpWorkResult unknownType(const ModelledOp& op, const OpInput& i) {
+  return OpWorkResult{std::nullopt, op.name + ": unknown dtype '" + i.type + "'"};
+}
+
+// fill_/zero_(self): self written once.
+OpWorkResult fillWork(const ModelledOp& op, Work w) {
+  auto b = bytesOf(op.first, op.first.numel());
+  if (!b) return unknownType(op, op.first);
+  w.bytes = *b;
+  return OpWorkResult{w, op.name + ": writes its tensor once"};
+}
+
+// copy_(self, src): src read, self written; clone(self): self read, a copy written.
+OpWorkResult copyWork(const ModelledOp& op, Work w) {
+  const OpInput& dst = op.first;
+  const OpInput* src = &dst;
+  if (op.key == "copy_") {
+    if (op.in.inputs.size() < 2 || op.in.inputs[1].dims.empty())
+      return OpWorkResult{std::nullopt, op.name + ": no source tensor recorded"};
+    src = &op.in.inputs[1];
+  }
+  auto r = bytesOf(*src, src->distinctElements());
+  auto wr = bytesOf(dst, dst.numel());
+  if (!r) return unknownType(op, *src);
+  if (!wr) return unknownType(op, dst);
+  w.bytes = *r + *wr;
+  return OpWorkResult{w, op.name + ": reads the source once, writes the copy once"};
+}
+
+// A norm's backward whose weight was recorded: `w` holds the reads and the
+// input's gradient (in_grad bytes); the weight's gradients are written once
+// more. The work is split in two parts, one per kernel.
+OpWorkResult normBackwardWork(const ModelledOp& op, Work w, double in_grad, double out) {
+  const Model& model = op.model;
+  const OpInput& weight = op.in.inputs[model.weight_at];
+  const double weight_bytes = *bytesOf(weight, weight.numel());
+  w.bytes += model.weight_grads * weight_bytes;
+  const std::string what = "inputs once, the input's and the weight's gradients once";
+  // ATen's CUDA backward is two kernels, each reading the gradient and
+  // the input (and the row statistics): GammaBetaBackward writes the
+  // weight's gradients, the other the input's. Each is given its pass.
+  const double reads = w.bytes - in_grad - model.weight_grads * weight_bytes;
+  const double weight_pass_flops = model.weight_pass_flops * out;
+  const double input_pass_flops = (model.flops_per_element - model.weight_pass_flops + 2) * out;
+  OpWorkResult r{w, ""};
+  r.parts.push_back({"GammaBeta", Work{weight_pass_flops, reads - weight_bytes + model.weight_grads * weight_bytes,
+                                       w.precision}});
+  r.parts.push_back({"", Work{input_pass_flops, reads + in_grad, w.precision}});
+  r.work->flops = model.flops_per_element * out;
+  r.note = op.name + ": " + std::to_string(int(model.flops_per_element)) + " FLOP per element; " + what;
+  return r;
+}
+
+// Map, Predicate, Dropout and the row-wise ops: the tensor inputs read once,
+// the outputs written once.
+OpWorkResult readWriteWork(const ModelledOp& op, Work w) {
+  const Model& model = op.model;
+  const OpInputs& in = op.in;
+  const bool rows = model.kind == Kind::RowWise || model.kind == Kind::RowWiseBackward;
+  const double out = rows ? op.first.numel() : broadcastElements(in);
+  // Row-wise ops: the row length and eps are not tensors; weight and bias are read once.
+  for (size_t k = 0; k < in.inputs.size(); ++k) {
+    const OpInput& i = in.inputs[k];
+    if (i.dims.empty() || int(k) == model.skip_input) continue;
+    auto b = bytesOf(i, i.distinctElements());
+    if (!b) return unknownType(op, i);
+    w.bytes += *b;
+  }
+  std::string what = "inputs and output once";
+  if (model.kind == Kind::Predicate) {
+    w.bytes += out;  // bool
+    what = "inputs once, a bool output";
+  } else if (model.kind == Kind::RowWiseBackward) {
+    // The input's gradient at the input's dtype (input 1), the weight's gradients at the weight's.
+    auto in_grad = bytesOf(in.inputs.size() > 1 ? in.inputs[1] : op.first, out);
+    if (!in_grad) return unknownType(op, op.first);
+    w.bytes += *in_grad;
+    if (model.weight_at >= 0 && size_t(model.weight_at) < in.inputs.size() &&
+        !in.inputs[model.weight_at].dims.empty())
+      return normBackwardWork(op, w, *in_grad, out);
+  } else {
+    w.bytes += *bytesOf(op.out_like, out);
+    if (model.kind == Kind::Dropout) {
+      w.bytes += out;  // the bool mask
+      what = "input once, output and bool mask once";
+    }
+  }
+  w.flops = model.flops_per_element * out;
+  return OpWorkResult{w, op.name + ": " + std::to_string(int(model.flops_per_element)) + " FLOP per " +
+                             (rows ? "element; " : "output element; ") + what};
+}
+
 }  // namespace
 
 bool isElementwiseModelName(std::string_view op_name) { return !modelKey(op_name).empty(); }
@@ -132,105 +248,23 @@ std::optional<OpWorkResult> elementwiseWork(std::string_view op_name, const OpIn
   if (key.empty()) return std::nullopt;
   const Model model = models().find(key)->second;
   const std::string name(op_name);
-  const OpInput* first = nullptr;
-  for (const OpInput& i : in.inputs)
-    if (!i.dims.empty()) {
-      first = &i;
-      break;
-    }
+  const OpInput* first = firstTensor(in);
   if (!first) return OpWorkResult{std::nullopt, name + ": no tensor input recorded"};
   // Copies, fills and row-wise ops write their first tensor's dtype.
   const bool like_first = model.kind == Kind::Copy || model.kind == Kind::Fill || model.kind == Kind::RowWise ||
                           model.kind == Kind::RowWiseBackward;
   const OpInput& out_like = like_first ? *first : *outputLike(in);
+  const ModelledOp op{name, key, model, in, *first, out_like};
   Work w;
   w.precision = precisionOfType(out_like.type);
-  auto bytesOf = [&](const OpInput& i, double elements) -> std::optional<double> {
-    auto e = elementBytes(i);
-    if (!e) return std::nullopt;
-    return elements * *e;
-  };
-  auto unknownType = [&](const OpInput& i) {
-    return OpWorkResult{std::nullopt, name + ": unknown dtype '" + i.type + "'"};
-  };
   switch (model.kind) {
-    case Kind::Fill: {
-      auto b = bytesOf(*first, first->numel());
-      if (!b) return unknownType(*first);
-      w.bytes = *b;
-      return OpWorkResult{w, name + ": writes its tensor once"};
-    }
-    case Kind::Copy: {
-      // copy_(self, src): src read, self written; clone(self): self read, a copy written.
-      const OpInput& dst = *first;
-      const OpInput* src = &dst;
-      if (key == "copy_") {
-        if (in.inputs.size() < 2 || in.inputs[1].dims.empty())
-          return OpWorkResult{std::nullopt, name + ": no source tensor recorded"};
-        src = &in.inputs[1];
-      }
-      auto r = bytesOf(*src, src->distinctElements());
-      auto wr = bytesOf(dst, dst.numel());
-      if (!r) return unknownType(*src);
-      if (!wr) return unknownType(dst);
-      w.bytes = *r + *wr;
-      return OpWorkResult{w, name + ": reads the source once, writes the copy once"};
-    }
+    case Kind::Fill: return fillWork(op, w);
+    case Kind::Copy: return copyWork(op, w);
     case Kind::Map:
     case Kind::Predicate:
     case Kind::Dropout:
     case Kind::RowWise:
-    case Kind::RowWiseBackward: {
-      const bool rows = model.kind == Kind::RowWise || model.kind == Kind::RowWiseBackward;
-      const double out = rows ? first->numel() : broadcastElements(in);
-      // Row-wise ops: the row length and eps are not tensors; weight and bias are read once.
-      for (size_t k = 0; k < in.inputs.size(); ++k) {
-        const OpInput& i = in.inputs[k];
-        if (i.dims.empty() || int(k) == model.skip_input) continue;
-        auto b = bytesOf(i, i.distinctElements());
-        if (!b) return unknownType(i);
-        w.bytes += *b;
-      }
-      std::string what = "inputs and output once";
-      if (model.kind == Kind::Predicate) {
-        w.bytes += out;  // bool
-        what = "inputs once, a bool output";
-      } else if (model.kind == Kind::RowWiseBackward) {
-        // The input's gradient at the input's dtype (input 1), the weight's gradients at the weight's.
-        auto in_grad = bytesOf(in.inputs.size() > 1 ? in.inputs[1] : *first, out);
-        if (!in_grad) return unknownType(*first);
-        w.bytes += *in_grad;
-        if (model.weight_at >= 0 && size_t(model.weight_at) < in.inputs.size() &&
-            !in.inputs[model.weight_at].dims.empty()) {
-          const OpInput& weight = in.inputs[model.weight_at];
-          const double weight_bytes = *bytesOf(weight, weight.numel());
-          w.bytes += model.weight_grads * weight_bytes;
-          what = "inputs once, the input's and the weight's gradients once";
-          // ATen's CUDA backward is two kernels, each reading the gradient and
-          // the input (and the row statistics): GammaBetaBackward writes the
-          // weight's gradients, the other the input's. Each is given its pass.
-          const double reads = w.bytes - *in_grad - model.weight_grads * weight_bytes;
-          const double weight_pass_flops = model.weight_pass_flops * out;
-          const double input_pass_flops = (model.flops_per_element - model.weight_pass_flops + 2) * out;
-          OpWorkResult r{w, ""};
-          r.parts.push_back({"GammaBeta", Work{weight_pass_flops, reads - weight_bytes + model.weight_grads * weight_bytes,
-                                               w.precision}});
-          r.parts.push_back({"", Work{input_pass_flops, reads + *in_grad, w.precision}});
-          r.work->flops = model.flops_per_element * out;
-          r.note = name + ": " + std::to_string(int(model.flops_per_element)) + " FLOP per element; " + what;
-          return r;
-        }
-      } else {
-        w.bytes += *bytesOf(out_like, out);
-        if (model.kind == Kind::Dropout) {
-          w.bytes += out;  // the bool mask
-          what = "input once, output and bool mask once";
-        }
-      }
-      w.flops = model.flops_per_element * out;
-      return OpWorkResult{w, name + ": " + std::to_string(int(model.flops_per_element)) + " FLOP per " +
-                                 (rows ? "element; " : "output element; ") + what};
-    }
+    case Kind::RowWiseBackward: return readWriteWork(op, w);
   }
   return std::nullopt;
 }
