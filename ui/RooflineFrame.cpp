@@ -23,9 +23,9 @@ void drawRooflineFrame(ImDrawList* dl, const RooflinePlot& plot, float left, flo
     const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
     dl->AddText(ImVec2(left - sz.x - 6 * s, y - sz.y / 2), th.text_dim, label.c_str());
   }
-  const char* xl = "FLOP/byte (log)";
-  dl->AddText(ImVec2(right - ImGui::CalcTextSize(xl).x, bottom + 3 * s + ImGui::GetTextLineHeight()), th.text_dim, xl);
-  dl->AddText(ImVec2(left + 6 * s, top + 3 * s), th.label_text, "achieved TFLOP/s (log)");
+  dl->AddText(ImVec2(right - ImGui::CalcTextSize(kRooflineXTitle).x, bottom + 3 * s + ImGui::GetTextLineHeight()),
+              th.text_dim, kRooflineXTitle);
+  dl->AddText(ImVec2(left + 6 * s, top + 3 * s), th.label_text, kRooflineYTitle);
 }
 
 }  // namespace fuselab::ui

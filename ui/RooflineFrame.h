@@ -10,6 +10,9 @@
 
 namespace fuselab::ui {
 
+inline constexpr const char* kRooflineXTitle = "FLOP/byte (log)";         // under the x tick labels, right
+inline constexpr const char* kRooflineYTitle = "achieved TFLOP/s (log)";  // inside the plot, top left
+
 // The plot spans (left, top) - (right, bottom); tick labels go left of it
 // and below it, the x title under them.
 void drawRooflineFrame(ImDrawList* dl, const RooflinePlot& plot, float left, float top, float right, float bottom,

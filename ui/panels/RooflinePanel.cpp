@@ -9,11 +9,15 @@
 #include "profiling/trace/DurationText.h"
 #include "ui/layout/EventNames.h"
 #include "ui/RooflineFrame.h"
+#include "ui/layout/LabelPlacement.h"
 #include "ui/layout/RooflinePlot.h"
 
 namespace fuselab::ui {
 
 namespace {
+
+// Names drawn beside the dots with the most time; the rest are hovered.
+constexpr size_t kMaxDotLabels = 8;
 
 std::string g3(double v) {
   char buf[32];
@@ -94,6 +98,9 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
   const RooflinePlot plot = RooflinePlot::fit(dots, peak, bw, left, top, right, bottom);
 
   drawRooflineFrame(dl, plot, left, top, right, bottom, th);
+  // Text inside the plot that dot labels keep off: the axis title, the roof's label.
+  const ImVec2 title = ImGui::CalcTextSize(kRooflineYTitle);
+  std::vector<LabelRect> reserved = {{left, top, left + 6 * s + title.x, top + 3 * s + title.y}};
 
   const auto roof = plot.roof();
   if (roof.size() >= 2) {
@@ -102,8 +109,10 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
     dl->AddPolyline(pts.data(), int(pts.size()), th.header_text, 0, 2.5f * s);
     const std::string label = std::string(precisionName(precision)) + " " + g3(peak) + " TFLOP/s, " + formatCount(bw) +
                               " GB/s (" + r.ceilings->source + ")";
-    dl->AddText(ImVec2(pts.back().x - ImGui::CalcTextSize(label.c_str()).x, pts.back().y - ImGui::GetTextLineHeight() - 2 * s),
-                th.label_text, label.c_str());
+    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    const ImVec2 at(pts.back().x - size.x, pts.back().y - ImGui::GetTextLineHeight() - 2 * s);
+    dl->AddText(at, th.label_text, label.c_str());
+    reserved.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
   }
 
   std::vector<float> radii;
@@ -120,15 +129,42 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
     dl->AddCircleFilled(ImVec2(c.x, c.y), radii[i], fill);
     dl->AddCircle(ImVec2(c.x, c.y), radii[i], hit == i ? th.selection : th.event_border, 0, hit == i ? 2.5f * s : 1);
   }
-  // Names beside the dots that take the most time (rows come sorted by time).
-  for (size_t i = 0; i < dots.size() && i < 8; ++i) {
+  // Names beside the dots that take the most time (rows come sorted by time),
+  // where they cover no other name or dot; the rest are listed below the plot.
+  std::vector<LabelDisc> discs;
+  for (size_t i = 0; i < dots.size(); ++i) {
     const PlotPoint c = plot.at(dots[i].intensity, dots[i].tflops);
+    discs.push_back({c.x, c.y, radii[i]});
+  }
+  std::vector<std::string> names;
+  std::vector<LabelRequest> requests;
+  for (size_t i = 0; i < dots.size() && i < kMaxDotLabels; ++i) {
     std::string name = shortEventName(rows[i]->name);
     if (name.size() > 40) name = name.substr(0, 37) + "...";
-    const float w = ImGui::CalcTextSize(name.c_str()).x;
-    float x = c.x + radii[i] + 4 * s;
-    if (x + w > right) x = c.x - radii[i] - 4 * s - w;  // no room on the right: the left side
-    dl->AddText(ImVec2(x, c.y - ImGui::GetTextLineHeight() / 2 + float(i % 2) * 2 * s), th.label_text, name.c_str());
+    const ImVec2 size = ImGui::CalcTextSize(name.c_str());
+    requests.push_back({discs[i], size.x, size.y});
+    names.push_back(std::move(name));
+  }
+  const std::vector<PlacedLabel> placed = placeLabels(requests, discs, {left, top, right, bottom}, reserved);
+  std::string unplaced;
+  for (size_t i = 0; i < placed.size(); ++i) {
+    if (!placed[i].placed) {
+      unplaced += (unplaced.empty() ? "" : ", ") + names[i];
+      continue;
+    }
+    const LabelRect& r = placed[i].rect;
+    if (placed[i].leader) {
+      const float tx = std::clamp(discs[i].x, r.x0, r.x1), ty = std::clamp(discs[i].y, r.y0, r.y1);
+      dl->AddLine(ImVec2(discs[i].x, discs[i].y), ImVec2(tx, ty), th.text_dim, 1);
+    }
+    dl->AddText(ImVec2(r.x0, r.y0), th.label_text, names[i].c_str());
+  }
+  if (!unplaced.empty()) {
+    const std::string text = "also large, unlabelled here (hover them): " + unplaced;
+    // Beside the x axis' title, on its line.
+    dl->PushClipRect(ImVec2(left, bottom), ImVec2(right - ImGui::CalcTextSize(kRooflineXTitle).x - 12 * s, max.y), true);
+    dl->AddText(ImVec2(left, max.y - ImGui::GetTextLineHeight() - 2 * s), th.text_dim, text.c_str());
+    dl->PopClipRect();
   }
   if (hit) {
     tooltip(*rows[*hit]);

@@ -4,9 +4,12 @@
 // overhead -> compute crossover marked on its path.
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "ui/panels/SweepPanel.h"
 #include "ui/RooflineFrame.h"
+#include "ui/layout/LabelPlacement.h"
 #include "ui/layout/RooflinePlot.h"
 
 namespace fuselab::ui {
@@ -18,6 +21,12 @@ std::string g3(double v) {
   std::snprintf(buf, sizeof buf, "%.3g", v);
   return buf;
 }
+
+struct TrajectoryLabel {
+  LabelDisc point;
+  std::string text;
+  ImU32 color;
+};
 
 RooflineDot dotOf(const SweepPlotPoint& p) {
   return {p.intensity.value_or(0), p.tflops.value_or(0), p.time_ns};
@@ -46,6 +55,15 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
   dl->AddText(ImVec2(left, min.y + 4 * s), th.header_text, "Trajectory through the roofline as tokens grow");
   dl->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), th.lane_bg[0]);
   drawRooflineFrame(dl, plot, left, top, right, bottom, th);
+  // Text inside the plot that the points' labels keep off.
+  std::vector<LabelRect> reserved;
+  auto textAt = [&](ImVec2 at, ImU32 color, const std::string& text) {
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    dl->AddText(at, color, text.c_str());
+    reserved.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
+  };
+  const ImVec2 title = ImGui::CalcTextSize(kRooflineYTitle);  // the frame's, at its top left
+  reserved.push_back({left, top, left + 6 * s + title.x, top + 3 * s + title.y});
 
   const auto roof = plot.roof();
   if (roof.size() >= 2) {
@@ -57,17 +75,21 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
       for (float y = top; y < bottom; y += 10 * s)
         dl->AddLine(ImVec2(ridge_x, y), ImVec2(ridge_x, std::min(y + 5 * s, bottom)), th.text_dim, 1.5f * s);
       const std::string label = "ridge " + g3(plot.ridgeIntensity()) + " FLOP/B: memory | compute";
-      dl->AddText(ImVec2(std::max(left, ridge_x - ImGui::CalcTextSize(label.c_str()).x / 2), bottom - line_h - 4 * s),
-                  th.text_dim, label.c_str());
+      textAt(ImVec2(std::max(left, ridge_x - ImGui::CalcTextSize(label.c_str()).x / 2), bottom - line_h - 4 * s),
+             th.text_dim, label);
     }
     const std::string label = data.roof_label + ": " + g3(data.peak_tflops) + " TFLOP/s, " +
                               formatCount(data.bandwidth_gbps) + " GB/s";
-    dl->AddText(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, pts.back().y - line_h - 2 * s),
-                th.label_text, label.c_str());
+    textAt(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, pts.back().y - line_h - 2 * s), th.label_text,
+           label);
   } else {
     dl->AddText(ImVec2(left + 6 * s, top + line_h + 6 * s), th.text_dim, "no ceilings for this GPU: no roof");
   }
 
+  // Paths and points first; then their labels (token counts at both ends,
+  // crossovers), placed off every point and each other (LabelPlacement.h).
+  std::vector<LabelDisc> discs;
+  std::vector<TrajectoryLabel> labels;
   for (size_t i = 0; i < data.series.size(); ++i) {
     const SweepPlotSeries& ser = data.series[i];
     const ImU32 c = sweepSeriesColor(th, i);
@@ -81,22 +103,37 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
       dots.push_back(d);
       const PlotPoint at = plot.at(d.intensity, d.tflops);
       pts.emplace_back(at.x, at.y);
+      discs.push_back({at.x, at.y, 3.5f * s});
     }
     if (pts.size() > 1) dl->AddPolyline(pts.data(), int(pts.size()), c, 0, 2 * s);
     for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f * s, c);
-    if (!pts.empty()) {  // the token counts at both ends
-      const std::string first = formatCount(tokens.front()), last = formatCount(tokens.back());
-      dl->AddText(ImVec2(pts.front().x + 5 * s, pts.front().y), c, first.c_str());
-      if (pts.size() > 1) dl->AddText(ImVec2(pts.back().x + 5 * s, pts.back().y), c, last.c_str());
-    }
     if (ser.crossover_tokens) {
       if (auto x = trajectoryAt(tokens, dots, *ser.crossover_tokens)) {
         const PlotPoint at = plot.at(x->intensity, x->tflops);
         dl->AddCircle(ImVec2(at.x, at.y), 7 * s, c, 0, 2.5f * s);
-        const std::string label = "overhead->compute ~" + formatCount(*ser.crossover_tokens);
-        dl->AddText(ImVec2(at.x + 9 * s, at.y - line_h), c, label.c_str());
+        discs.push_back({at.x, at.y, 7 * s});
+        labels.push_back({discs.back(), "overhead->compute ~" + formatCount(*ser.crossover_tokens), c});
       }
     }
+    if (!pts.empty()) {  // the token counts at both ends
+      labels.push_back({{pts.front().x, pts.front().y, 3.5f * s}, formatCount(tokens.front()), c});
+      if (pts.size() > 1) labels.push_back({{pts.back().x, pts.back().y, 3.5f * s}, formatCount(tokens.back()), c});
+    }
+  }
+  std::vector<LabelRequest> requests;
+  for (const TrajectoryLabel& l : labels) {
+    const ImVec2 size = ImGui::CalcTextSize(l.text.c_str());
+    requests.push_back({l.point, size.x, size.y});
+  }
+  const auto placed = placeLabels(requests, discs, {left, top, right, bottom}, reserved);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (!placed[i].placed) continue;  // hidden rather than drawn over another; the table lists every figure
+    const LabelRect& r = placed[i].rect;
+    if (placed[i].leader)
+      dl->AddLine(ImVec2(labels[i].point.x, labels[i].point.y),
+                  ImVec2(std::clamp(labels[i].point.x, r.x0, r.x1), std::clamp(labels[i].point.y, r.y0, r.y1)),
+                  labels[i].color, 1);
+    dl->AddText(ImVec2(r.x0, r.y0), labels[i].color, labels[i].text.c_str());
   }
 }
 
