@@ -79,6 +79,9 @@ CaptureWorker::Status CaptureWorker::status() const {
   if (running_id_) {
     s.fraction = progress_->fraction.load();
     s.phase = progress_->phase();
+    s.forward_s = progress_->forward_s.load();
+    s.estimated_s = progress_->estimated_s.load();
+    s.seconds_left = progress_->secondsLeft();
   }
   return s;
 }

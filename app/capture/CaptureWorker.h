@@ -65,6 +65,9 @@ class CaptureWorker {
     uint64_t job_id = 0;    // the running one (0 when none)
     double fraction = 0.0;  // its progress, 0..1
     std::string phase;      // "warmup 2/3", "step 1/3", ...
+    double forward_s = 0;    // one warm-up forward (0 before the first)
+    double estimated_s = 0;  // the whole capture, from it (CapturePlan.h)
+    std::optional<double> seconds_left;
   };
   Status status() const;
 

@@ -19,6 +19,7 @@
 #include "app/Settings.h"
 #include "app/capture/WorkloadCapture.h"
 #include "profiling/analysis/single/Analysis.h"
+#include "profiling/capture_api/CapturePlan.h"
 #include "profiling/capture_api/Workload.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/ChromeTraceExport.h"
@@ -32,13 +33,15 @@ namespace {
 
 constexpr int kExitBadValue = 2;
 constexpr int kExitFailed = 1;
+// What the sizes suggested before a long capture aim for.
+constexpr double kQuickCaptureSeconds = 2;
 
 struct CaptureArgs {
   std::string workload = "mlp";
   std::string variant;
   // Sizes as typed; unset ones take the workload's defaults.
   std::optional<std::string> batch, seq, dim, hidden, out_features;
-  std::string dtype = "bf16";
+  std::optional<std::string> dtype;  // unset: the workload's default on the device (bf16 on cuda, fp32 on cpu)
   std::string device = "cuda";
   bool graph = false;
   std::string steps = "3";
@@ -73,9 +76,10 @@ int64_t parseInt(const std::string& flag, const std::string& text, int64_t min, 
 
 WorkloadParams workloadParams(const CaptureArgs& a) {
   WorkloadParams p;
+  const Device device = parseDevice(a.device);
   bool known = false;
   for (const auto& info : workloadCatalog())
-    if (info.name == a.workload) p = info.defaults, known = true;
+    if (info.name == a.workload) p = info.defaultsFor(device), known = true;
   if (!known) {
     std::string choices;
     for (const auto& info : workloadCatalog()) choices += (choices.empty() ? "" : ", ") + info.name;
@@ -88,8 +92,8 @@ WorkloadParams workloadParams(const CaptureArgs& a) {
   if (a.dim) p.dim = parseInt("--dim", *a.dim, SizeLimits::kMin, SizeLimits::kMaxDim);
   if (a.hidden) p.hidden = parseInt("--hidden", *a.hidden, SizeLimits::kMin, SizeLimits::kMaxHidden);
   if (a.out_features) p.out = parseInt("--out-features", *a.out_features, SizeLimits::kMin, SizeLimits::kMaxOut);
-  p.dtype = parseDType(a.dtype);
-  p.device = parseDevice(a.device);
+  if (a.dtype) p.dtype = parseDType(*a.dtype);
+  p.device = device;
   p.graph = a.graph;
   p.seed = static_cast<uint64_t>(parseInt("--seed", a.seed, 0, INT64_MAX));
   if (a.ranks) p.ranks = static_cast<int>(parseInt("--ranks", *a.ranks, 1, SizeLimits::kMaxRanks));
@@ -180,8 +184,19 @@ int runStartedRanks(const CaptureArgs& a, const WorkloadParams& params, const Ca
 // code, a bad value unless memory, the capture module or something unforeseen
 // failed.
 std::optional<int> captureInto(CaptureResult& result, const WorkloadParams& params, const CaptureOptions& options) {
+  // Before a long wait (estimated from the first warm-up forward): how long,
+  // and the sizes of a quicker first look. On stderr: stdout may be --json.
+  CaptureProgress progress;
+  progress.on_long_wait = [&params](double estimated_s, double forward_s) {
+    const WorkloadParams smaller = smallerForCapture(params, estimated_s, kQuickCaptureSeconds);
+    std::cerr << "fuselab capture: this capture takes " << aboutSeconds(estimated_s) << " (one forward: "
+              << roundedSeconds(forward_s) << ")";
+    if (smaller.batch != params.batch || smaller.seq != params.seq)
+      std::cerr << "; for a first look, " << sizeOptions(smaller) << " takes " << aboutSeconds(kQuickCaptureSeconds);
+    std::cerr << std::endl;
+  };
   try {
-    result = captureWorkload(params, options);
+    result = captureWorkload(params, options, &progress);
   } catch (const WorkloadOutOfMemory& e) {
     std::cerr << "fuselab capture: " << e.what() << "\n";
     return kExitFailed;
@@ -285,12 +300,14 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   for (const auto& info : workloadCatalog()) workloads += (workloads.empty() ? "" : ", ") + info.name;
   cmd->add_option("--workload", a->workload, "Workload: " + workloads)->capture_default_str();
   cmd->add_option("--variant", a->variant, "Workload variant (mlp: geglu or stacked; tp_mlp: eager, fused or overlap)");
-  cmd->add_option("--batch", a->batch, "Batch size (default: the workload's)")->type_name("INT");
+  cmd->add_option("--batch", a->batch, "Batch size (default: the workload's on the device; the CPU's are smaller)")
+      ->type_name("INT");
   cmd->add_option("--seq", a->seq, "Sequence length (mlp; tokens = batch * seq)")->type_name("INT");
   cmd->add_option("--dim", a->dim, "Model dim / in features (matmul_add: the square size)")->type_name("INT");
   cmd->add_option("--hidden", a->hidden, "Hidden size (mlp)")->type_name("INT");
   cmd->add_option("--out-features", a->out_features, "Out features (linear; train_step: the vocabulary)")->type_name("INT");
-  cmd->add_option("--dtype", a->dtype, "bf16, fp16 or fp32")->capture_default_str();
+  cmd->add_option("--dtype", a->dtype, "bf16, fp16 or fp32 (default: the workload's on the device: bf16 on cuda, fp32 on cpu)")
+      ->type_name("TEXT");
   cmd->add_option("--device", a->device, "cuda or cpu")->capture_default_str();
   cmd->add_flag("--graph", a->graph, "Capture one forward as a CUDA graph and replay it");
   cmd->add_option("--steps", a->steps, "Recorded steps (ProfilerStep#k)")->type_name("INT")->capture_default_str();

@@ -35,9 +35,9 @@ struct SweepArgs {
   std::string workload = "mlp";
   std::string variants;  // "" = eager,graph,fused (tp_mlp: eager,overlap)
   std::string ranks;     // tp_mlp: rank counts, e.g. "1,2"
-  std::string tokens = "1:8192";
+  std::string tokens;  // "" = the device's: 1:8192 on cuda, 1:512 on cpu
   std::string device = "cuda";
-  std::string dtype = "bf16";
+  std::string dtype;   // "" = the workload's default on the device (bf16 on cuda, fp32 on cpu)
   std::optional<int64_t> dim, hidden, out_features;
   int rounds = 5;
   int capture_steps = 3;
@@ -57,14 +57,15 @@ std::vector<std::string> splitList(const std::string& text) {
 int runSweepCommand(const SweepArgs& a) {
   SweepOptions o;
   try {
+    const Device device = parseDevice(a.device);
     bool known = false;
     for (const auto& info : workloadCatalog())
-      if (info.name == a.workload) o.base = info.defaults, known = true;
+      if (info.name == a.workload) o.base = info.defaultsFor(device), known = true;
     if (!known) throw SweepError("--workload: unknown workload '" + a.workload + "'");
     o.base.workload = a.workload;
     o.measured_ceilings = loadSettings(defaultSettingsFile()).measured_ceilings;
-    o.base.device = parseDevice(a.device);
-    o.base.dtype = parseDType(a.dtype);
+    o.base.device = device;
+    if (!a.dtype.empty()) o.base.dtype = parseDType(a.dtype);
     if (a.dim) o.base.dim = *a.dim;
     if (a.hidden) o.base.hidden = *a.hidden;
     if (a.out_features) o.base.out = *a.out_features;
@@ -80,7 +81,7 @@ int runSweepCommand(const SweepArgs& a) {
         throw SweepError("--ranks: '" + r + "' is not a rank count from 1 to " + std::to_string(SizeLimits::kMaxRanks));
       o.ranks.push_back(check.ranks);
     }
-    o.tokens = parseTokenRange(a.tokens);
+    o.tokens = parseTokenRange(!a.tokens.empty() ? a.tokens : device == Device::Cpu ? "1:512" : "1:8192");
     o.rounds = a.rounds;
     o.capture_steps = a.capture_steps;
     for (const auto& v : o.variants) {
@@ -151,10 +152,10 @@ void addSweepCommand(CLI::App& app, int& exit_code) {
                   "default eager,overlap)");
   cmd->add_option("--ranks", a->ranks, "tp_mlp: comma-separated rank counts, e.g. 1,2 (each point is a run; its "
                                        "time is rank 0's unprofiled time per forward)");
-  cmd->add_option("--tokens", a->tokens, "FIRST:LAST (powers of two) or a list such as 1,64,512,8192")
-      ->capture_default_str();
+  cmd->add_option("--tokens", a->tokens,
+                  "FIRST:LAST (powers of two) or a list such as 1,64,512,8192 (default: 1:8192 on cuda, 1:512 on cpu)");
   cmd->add_option("--device", a->device, "cuda or cpu")->capture_default_str();
-  cmd->add_option("--dtype", a->dtype, "bf16, fp16 or fp32")->capture_default_str();
+  cmd->add_option("--dtype", a->dtype, "bf16, fp16 or fp32 (default: the workload's on the device: bf16 on cuda, fp32 on cpu)");
   cmd->add_option("--dim", a->dim, "Model dim (default: the workload's)");
   cmd->add_option("--hidden", a->hidden, "Hidden size (mlp)");
   cmd->add_option("--out-features", a->out_features, "Out features (linear; train_step: the vocabulary)");

@@ -77,6 +77,9 @@ void Workbench::poll() {
   status_.busy = s.busy;
   status_.fraction = s.fraction;
   status_.phase = s.phase;
+  status_.forward_s = s.forward_s;
+  status_.estimated_s = s.estimated_s;
+  status_.seconds_left = s.seconds_left;
 }
 
 void Workbench::waitIdle() {
@@ -89,6 +92,10 @@ void Workbench::draw() {
   switch (panel_.draw(ws_.theme(), status_)) {
     case ui::WorkbenchAction::Run: run(); break;
     case ui::WorkbenchAction::Cancel: worker_.cancel(); break;
+    case ui::WorkbenchAction::RunSmaller:  // the panel holds the smaller sizes
+      worker_.cancel();
+      run();
+      break;
     case ui::WorkbenchAction::MeasureCeilings: measureCeilings(); break;
     case ui::WorkbenchAction::None: break;
   }

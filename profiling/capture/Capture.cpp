@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "profiling/capture/CaptureCounters.h"
+#include "profiling/capture_api/CapturePlan.h"
 #include "profiling/capture/CuptiCollector.h"
 #include "profiling/capture/DispatchCollector.h"
 
@@ -16,12 +17,6 @@ namespace {
 // Share of the progress bar each phase takes.
 constexpr double kWarmupShare = 0.3;
 constexpr double kStepsShare = 0.6;
-// The profiler's own warm-up: forwards after the user's warm-up, run with
-// the collectors on and left out of the trace.
-constexpr int kProfiledWarmups = 6;
-// Forwards timed without profiling in each unprofiled block (observer effect).
-constexpr int kMinUnprofiled = 3;
-constexpr int kMaxUnprofiled = 64;
 
 void report(CaptureProgress* p, double done, std::string text) {
   if (p) p->setPhase(done, std::move(text));
@@ -55,8 +50,7 @@ class UserScope {
 class CaptureSession {
  public:
   CaptureSession(const CaptureTarget& target, const CaptureOptions& options, CaptureProgress* progress)
-      : target_(target), options_(options), progress_(progress),
-        unprofiled_per_block_(std::clamp(options.steps, kMinUnprofiled, kMaxUnprofiled)) {
+      : target_(target), options_(options), progress_(progress), plan_(planCapture(options)) {
     // Names built before recording, so the steps allocate nothing of ours.
     // Warm-up forwards are steps 0..warmup-1 (their scopes' code paths get warm too).
     for (int i = 0; i < options.warmup + options.steps; ++i) step_names_.push_back(profilerStepName(i));
@@ -77,7 +71,7 @@ class CaptureSession {
     cupti_.stop();
     if (result_.steps_done < options_.steps) return finishCancelled();
     report(progress_, 0.92, "timing without the profiler");
-    timeUnprofiled();
+    for (int b = 0; b < plan_.unprofiled_blocks - (options_.warmup > 0 ? 1 : 0); ++b) timeUnprofiled();
     const ObserverEffect effect = observerEffect();
     result_.observer_effect = effect;
     report(progress_, 0.95, "merging");
@@ -111,12 +105,15 @@ class CaptureSession {
   }
 
   // The user's warm-up, with no profiler, then the first unprofiled block.
-  // False when cancelled.
+  // Each warm-up forward is timed for the estimate. False when cancelled.
   bool warmUp() {
     for (int i = 0; i < options_.warmup; ++i) {
       if (cancelled(progress_)) return false;
       report(progress_, warmupShare(i), "warmup " + std::to_string(i + 1) + "/" + std::to_string(options_.warmup));
+      const auto start = std::chrono::steady_clock::now();
       runNamedStep(step_names_[i]);
+      target_.synchronize();
+      estimate(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     target_.synchronize();
     if (options_.warmup > 0) {
@@ -125,6 +122,21 @@ class CaptureSession {
       timeUnprofiled();
     }
     return true;
+  }
+
+  // The whole capture's time from the fastest warm-up forward so far (the
+  // first is often the slowest: allocations, library set-up); the first
+  // estimate past kLongCaptureSeconds is announced.
+  void estimate(double forward_s) {
+    if (!progress_) return;
+    const double fastest = progress_->forward_s.load() > 0 ? std::min(progress_->forward_s.load(), forward_s) : forward_s;
+    progress_->forward_s.store(fastest);
+    const double total = estimateCaptureSeconds(plan_, fastest);
+    progress_->estimated_s.store(total);
+    if (total > kLongCaptureSeconds && !long_wait_said_) {
+      long_wait_said_ = true;
+      if (progress_->on_long_wait) progress_->on_long_wait(total, fastest);
+    }
   }
 
   void startCupti() {
@@ -194,19 +206,21 @@ class CaptureSession {
 
   // The observer effect: the same forwards, back to back and synchronized
   // as the recorded steps are, timed with no profiler attached in a block
-  // before the collectors start (after the warm-up) and one after they stop.
-  // The faster block counts: a block is only ever slowed by something the
-  // recorded steps did not meet (GPU clocks still ramping up after an idle
-  // start, a one-off stall), never made faster.
+  // before the collectors start (after the warm-up) and blocks after they
+  // stop. The fastest block counts: a block is only ever slowed by something
+  // the recorded steps did not meet (GPU clocks still ramping up after an
+  // idle start, a one-off stall), never made faster; the blocks' spread says
+  // how much this machine moves the same forwards (ObserverEffect::withinNoise).
   void timeUnprofiled() {
     const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < unprofiled_per_block_; ++k) target_.forward();
+    for (int k = 0; k < plan_.forwards_per_block; ++k) target_.forward();
     target_.synchronize();
     const double per_step =
         double(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count()) /
-        unprofiled_per_block_;
+        plan_.forwards_per_block;
     unprofiled_ns_per_step_ = unprofiled_done_ == 0 ? per_step : std::min(unprofiled_ns_per_step_, per_step);
-    unprofiled_done_ += unprofiled_per_block_;
+    unprofiled_done_ += plan_.forwards_per_block;
+    unprofiled_block_ns_.push_back(per_step);
   }
 
   ObserverEffect observerEffect() const {
@@ -216,6 +230,7 @@ class CaptureSession {
         (options_.steps + profiled_forwards_);
     effect.unprofiled_ns_per_step = unprofiled_ns_per_step_;
     effect.unprofiled_steps = unprofiled_done_;
+    effect.unprofiled_block_ns = unprofiled_block_ns_;
     return effect;
   }
 
@@ -250,11 +265,13 @@ class CaptureSession {
   CuptiCollector cupti_;
   CollectorsGuard stop_on_exit_{dispatch_, cupti_};
   std::vector<std::string> step_names_;
-  const int unprofiled_per_block_;
+  const CapturePlan plan_;
   double unprofiled_ns_per_step_ = 0;
   int unprofiled_done_ = 0;
+  std::vector<double> unprofiled_block_ns_;
   std::chrono::steady_clock::time_point profiled_from_, profiled_to_;
   int profiled_forwards_ = 0;
+  bool long_wait_said_ = false;
 };
 
 }  // namespace
@@ -265,6 +282,9 @@ CaptureResult runCapture(const CaptureTarget& target, const CaptureOptions& opti
   if (options.warmup < 0 || options.warmup > 10000)
     throw CaptureError("warmup = " + std::to_string(options.warmup) + " is out of range: allowed 0 to 10000");
   if (!target.forward || !target.synchronize) throw CaptureError("capture target has no forward/synchronize");
+  if (progress)
+    progress->started_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch()).count());
   return CaptureSession(target, options, progress).run();
 }
 

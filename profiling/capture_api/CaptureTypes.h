@@ -54,9 +54,20 @@ struct CaptureOptions {
 struct CaptureProgress {
   std::atomic<bool> cancel{false};  // checked before each warmup forward and each step
   std::atomic<double> fraction{0.0};
+  // From the warm-up forwards (0 before the first, and with no warm-up): one
+  // forward's time and the whole capture's estimate (CapturePlan.h), with
+  // the steady clock's time when the capture began, for the time left.
+  std::atomic<double> forward_s{0.0};
+  std::atomic<double> estimated_s{0.0};
+  std::atomic<int64_t> started_ns{0};
+  // Called once, on the capturing thread, when the estimate first passes
+  // kLongCaptureSeconds: the command line says so before the wait.
+  std::function<void(double estimated_s, double forward_s)> on_long_wait;
 
   void setPhase(double done, std::string text);
   std::string phase() const;
+  // Estimated seconds until the capture ends; nullopt before an estimate.
+  std::optional<double> secondsLeft() const;
 
  private:
   mutable std::mutex mutex_;

@@ -3,6 +3,18 @@
 namespace fuselab {
 namespace {
 
+// On the CPU: fp32 (bf16 GEMMs have no fast path on most CPUs) and the sizes
+// given, the rest as on the GPU. Chosen so that the default capture (3
+// warm-up forwards, 6 profiler warm-up, 3 steps and 3 unprofiled blocks)
+// takes about a second on a 2-core box (docs/capture.md).
+WorkloadParams onCpu(WorkloadParams p, int64_t batch, int64_t seq) {
+  p.device = Device::Cpu;
+  p.dtype = DType::FP32;
+  p.batch = batch;
+  p.seq = seq;
+  return p;
+}
+
 WorkloadInfo matmulAdd() {
   WorkloadInfo info;
   info.name = "matmul_add";
@@ -14,6 +26,7 @@ WorkloadInfo matmulAdd() {
   info.variants = {"eager", "addmm"};
   info.defaults.workload = "matmul_add";
   info.defaults.dim = 64;
+  info.cpu_defaults = onCpu(info.defaults, info.defaults.batch, info.defaults.seq);
   return info;
 }
 
@@ -29,6 +42,7 @@ WorkloadInfo linear() {
   info.defaults.batch = 1024;
   info.defaults.dim = 32;
   info.defaults.out = 64;
+  info.cpu_defaults = onCpu(info.defaults, info.defaults.batch, info.defaults.seq);
   return info;
 }
 
@@ -45,6 +59,7 @@ WorkloadInfo mlp() {
   info.defaults.seq = 128;
   info.defaults.dim = 768;
   info.defaults.hidden = 3072;
+  info.cpu_defaults = onCpu(info.defaults, 1, 128);
   return info;
 }
 
@@ -68,6 +83,7 @@ WorkloadInfo fusedMlp() {
   info.defaults.hidden = 3072;
   info.defaults.dtype = DType::BF16;
   info.cuda_only = true;
+  info.cpu_defaults = info.defaults;  // never used: CUDA only
   return info;
 }
 
@@ -88,6 +104,7 @@ WorkloadInfo tpMlp() {
   info.defaults.dim = 768;
   info.defaults.hidden = 3072;
   info.defaults.ranks = 2;
+  info.cpu_defaults = onCpu(info.defaults, 1, 128);
   return info;
 }
 
@@ -107,6 +124,7 @@ WorkloadInfo trainStep() {
   info.defaults.dim = 768;
   info.defaults.hidden = 3072;
   info.defaults.out = 8192;
+  info.cpu_defaults = onCpu(info.defaults, 1, 128);
   return info;
 }
 

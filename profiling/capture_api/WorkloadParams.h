@@ -66,8 +66,14 @@ struct WorkloadInfo {
   std::string title;        // "nn.Linear", "Stacked GeGLU MLP", ...
   std::string description;
   std::vector<std::string> variants;  // first is the default
-  WorkloadParams defaults;
+  WorkloadParams defaults;      // on the GPU (device cuda)
+  WorkloadParams cpu_defaults;  // on the CPU: sizes and a dtype that capture in about a second on a laptop
   bool cuda_only = false;
+
+  // The defaults for `device` (a CUDA-only workload has only its GPU ones).
+  const WorkloadParams& defaultsFor(Device device) const {
+    return device == Device::Cpu && !cuda_only ? cpu_defaults : defaults;
+  }
 };
 
 // Size limits (inclusive) that every workload checks. The memory check when

@@ -6,18 +6,31 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
 
 struct ObserverEffect {
-  double unprofiled_ns_per_step = 0;  // the forwards with no profiler attached
+  double unprofiled_ns_per_step = 0;  // the forwards with no profiler attached: the fastest block
   double profiled_ns_per_step = 0;    // the recorded steps
   int unprofiled_steps = 0;           // how many forwards were timed without profiling
+  // Per-step time of each block of unprofiled forwards, in the order timed
+  // (empty in traces written before the blocks were kept).
+  std::vector<double> unprofiled_block_ns;
 
   // profiled / unprofiled: 1.22 means the capture ran 1.22x slower than unprofiled.
   double ratio() const { return unprofiled_ns_per_step > 0 ? profiled_ns_per_step / unprofiled_ns_per_step : 0; }
+  // How far the same unprofiled forwards moved between blocks: the slowest
+  // block's time over the fastest's (1: no spread seen; with fewer than two
+  // blocks, 1 as well: nothing was measured).
+  double unprofiledSpread() const;
+  // The ratio is inside that spread: the profiled steps were no slower than
+  // an unprofiled block, so the difference is within this machine's noise
+  // and the ratio is no measure of the profiler's cost. (A profiler never
+  // makes the forwards faster: a ratio below 1 is always noise.)
+  bool withinNoise() const { return ratio() <= unprofiledSpread(); }
 };
 
 inline constexpr std::string_view kObserverEffectField = "fuselabObserverEffect";
@@ -26,7 +39,8 @@ inline constexpr std::string_view kObserverEffectField = "fuselabObserverEffect"
 void setObserverEffect(Trace& trace, const ObserverEffect& effect);
 // nullopt when the trace has none (imported from elsewhere) or it is malformed.
 std::optional<ObserverEffect> observerEffectOf(const Trace& trace);
-// One line for people: "this capture ran 1.22x slower than unprofiled (12.2 us vs 10.0 us per step)".
+// One line for people: "this capture ran 1.22x slower than unprofiled (12.2 us vs 10.0 us per step;
+// unprofiled blocks 10.0-10.4 us)", or, within the noise, that the difference is this machine's noise.
 std::string describeObserverEffect(const ObserverEffect& effect);
 
 }  // namespace fuselab

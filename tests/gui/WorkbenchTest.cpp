@@ -2,6 +2,8 @@
 // and the prompt that keeps an unexported live capture from being dropped.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "app/capture/CaptureModule.h"
@@ -11,6 +13,7 @@
 #include "app/gui/Workbench.h"
 #include "app/gui/Workspace.h"
 #include "profiling/analysis/single/Analysis.h"
+#include "profiling/capture_api/WorkloadCatalog.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
@@ -52,6 +55,54 @@ TEST(Workbench, RunCapturesTheChosenWorkloadAndShowsIt) {
   RgbaImage image = renderOffscreen(ws, frame);
   EXPECT_EQ(image.width, 1200);
   writePng(test::scratchDir("Workbench.Run") / "workbench.png", image);  // to look at
+}
+
+// A first capture on a machine without a GPU: every workload that has a CPU
+// version starts from its CPU defaults and is captured in seconds (119 s for
+// the MLP at the GPU's 8192 bf16 tokens on a 2-core box). The bound is
+// generous for a loaded CI machine; the times are printed for the notes.
+TEST(Workbench, TheDefaultCpuCaptureOfEveryWorkloadTakesSeconds) {
+  Workspace ws;
+  Workbench bench(ws);
+  for (const WorkloadInfo& info : workloadCatalog()) {
+    if (info.cuda_only) continue;
+    ASSERT_TRUE(bench.panel().selectWorkload(info.name));
+    bench.panel().setDevice(Device::Cpu);
+    const WorkloadParams& p = bench.panel().run().params;
+    EXPECT_EQ(p.dtype, DType::FP32) << info.name;
+    EXPECT_EQ(p.batch * p.seq, info.cpu_defaults.batch * info.cpu_defaults.seq) << info.name;
+    const auto start = std::chrono::steady_clock::now();
+    bench.run();
+    bench.waitIdle();
+    ws.waitIdle();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_FALSE(bench.status().message_is_error) << info.name << ": " << bench.status().message;
+    std::printf("default CPU capture of %s: %.2f s\n", info.name.c_str(), seconds);
+    EXPECT_LT(seconds, 60) << info.name;
+  }
+}
+
+TEST(Workbench, SwitchingDeviceMovesToItsSizesUnlessTheUserChangedThem) {
+  Workspace ws;
+  Workbench bench(ws);
+  ui::WorkbenchPanel& panel = bench.panel();
+  const WorkloadInfo& mlp = catalogWorkload("mlp");
+  ASSERT_TRUE(panel.selectWorkload("mlp"));
+  panel.setDevice(Device::Cuda);
+  EXPECT_EQ(panel.run().params.batch, mlp.defaults.batch);
+  panel.setDevice(Device::Cpu);
+  EXPECT_EQ(panel.run().params.batch, mlp.cpu_defaults.batch);
+  EXPECT_EQ(panel.run().params.seq, mlp.cpu_defaults.seq);
+  EXPECT_EQ(panel.run().params.dtype, DType::FP32);
+  panel.setDevice(Device::Cuda);
+  EXPECT_EQ(panel.run().params.seq, mlp.defaults.seq);
+  EXPECT_EQ(panel.run().params.dtype, mlp.defaults.dtype);
+  // Back on the CPU: what the user left there.
+  panel.setDevice(Device::Cpu);
+  ASSERT_TRUE(panel.selectWorkload("linear"));
+  ASSERT_TRUE(panel.selectWorkload("mlp"));
+  EXPECT_EQ(panel.run().params.device, Device::Cpu);
+  EXPECT_EQ(panel.run().params.seq, mlp.cpu_defaults.seq);
 }
 
 TEST(Workbench, WithoutTheCaptureModuleRunSaysWhatIsMissing) {

@@ -3,10 +3,16 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string>
+
+#include "profiling/capture_api/CapturePlan.h"
 
 namespace fuselab::ui {
 
 namespace {
+
+// What "Capture smaller instead" aims for.
+constexpr double kSmallerCaptureSeconds = 2;
 
 // Which sizes a workload reads (see kernels/): the rest are hidden.
 struct SizeUse {
@@ -40,16 +46,41 @@ WorkbenchPanel::WorkbenchPanel(std::vector<WorkloadInfo> workloads) : workloads_
 bool WorkbenchPanel::selectWorkload(const std::string& name) {
   for (size_t i = 0; i < workloads_.size(); ++i) {
     if (workloads_[i].name != name) continue;
-    const Device device = run_.params.device;
-    const DType dtype = run_.params.dtype;
+    chosen_[{current_, run_.params.device}] = run_.params;
+    const Device device = workloads_[i].cuda_only ? Device::Cuda : run_.params.device;
     current_ = i;
-    run_.params = workloads_[i].defaults;
+    const auto it = chosen_.find({i, device});
+    run_.params = it != chosen_.end() ? it->second : workloads_[i].defaultsFor(device);
     run_.params.workload = name;
-    run_.params.device = workloads_[i].cuda_only ? Device::Cuda : device;
-    run_.params.dtype = dtype;
+    run_.params.device = device;
     return true;
   }
   return false;
+}
+
+bool WorkbenchPanel::sizesChanged() const {
+  if (workloads_.empty()) return false;
+  const WorkloadParams& d = workloads_[current_].defaultsFor(run_.params.device);
+  const WorkloadParams& p = run_.params;
+  return p.batch != d.batch || p.seq != d.seq || p.dim != d.dim || p.hidden != d.hidden || p.out != d.out ||
+         p.dtype != d.dtype;
+}
+
+void WorkbenchPanel::setDevice(Device device) {
+  WorkloadParams& p = run_.params;
+  if (p.device == device || workloads_.empty()) return;
+  chosen_[{current_, p.device}] = p;
+  const WorkloadInfo& info = workloads_[current_];
+  if (const auto it = chosen_.find({current_, device}); it != chosen_.end()) {
+    p = it->second;
+  } else if (!sizesChanged()) {
+    const std::string variant = p.variant;
+    p = info.defaultsFor(device);
+    p.variant = variant;
+  }
+  p.workload = info.name;
+  p.device = device;
+  if (device == Device::Cpu) p.graph = false;
 }
 
 bool WorkbenchPanel::drawSizes(const Theme& theme) {
@@ -80,6 +111,22 @@ bool WorkbenchPanel::drawSizes(const Theme& theme) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+click a slider to type a value");
   if (use.seq) ImGui::TextDisabled("%lld tokens", static_cast<long long>(p.batch * p.seq));
   return changed;
+}
+
+bool WorkbenchPanel::drawProgress(const WorkbenchStatus& status) {
+  std::string text = status.phase;
+  if (status.seconds_left) text += ", " + aboutSeconds(*status.seconds_left) + " left";
+  ImGui::ProgressBar(static_cast<float>(status.fraction), ImVec2(-1, 0), text.c_str());
+  if (status.estimated_s <= kLongCaptureSeconds) return false;
+  const WorkloadParams smaller = smallerForCapture(run_.params, status.estimated_s, kSmallerCaptureSeconds);
+  ImGui::TextWrapped("This capture takes %s in all (one forward: %s).", aboutSeconds(status.estimated_s).c_str(),
+                     roundedSeconds(status.forward_s).c_str());
+  if (smaller.batch == run_.params.batch && smaller.seq == run_.params.seq) return false;
+  const std::string label = "Capture " + std::to_string(smaller.batch * smaller.seq) + " tokens instead (" +
+                            aboutSeconds(kSmallerCaptureSeconds) + ")";
+  if (!ImGui::Button(label.c_str())) return false;
+  run_.params = smaller;
+  return true;
 }
 
 WorkbenchAction WorkbenchPanel::draw(const Theme& theme, const WorkbenchStatus& status) {
@@ -126,15 +173,14 @@ WorkbenchAction WorkbenchPanel::draw(const Theme& theme, const WorkbenchStatus& 
   // The device: CUDA needs a GPU; some workloads have no CPU version.
   ImGui::BeginDisabled(!status.gpu_available);
   if (ImGui::RadioButton("cuda", p.device == Device::Cuda) && p.device != Device::Cuda) {
-    p.device = Device::Cuda;
+    setDevice(Device::Cuda);
     changed = true;
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(info.cuda_only);
   if (ImGui::RadioButton("cpu", p.device == Device::Cpu) && p.device != Device::Cpu) {
-    p.device = Device::Cpu;
-    p.graph = false;
+    setDevice(Device::Cpu);
     changed = true;
   }
   ImGui::EndDisabled();
@@ -163,7 +209,7 @@ WorkbenchAction WorkbenchPanel::draw(const Theme& theme, const WorkbenchStatus& 
   if (status.busy) {
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) action = WorkbenchAction::Cancel;
-    ImGui::ProgressBar(static_cast<float>(status.fraction), ImVec2(-1, 0), status.phase.c_str());
+    if (drawProgress(status)) action = WorkbenchAction::RunSmaller;
   }
   if (live_ && changed && action == WorkbenchAction::None) action = WorkbenchAction::Run;
   ImGui::BeginDisabled(!status.gpu_available || status.busy || status.measuring_ceilings);

@@ -4,7 +4,10 @@
 // only; the owner (app/gui/Workbench) runs the captures.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "profiling/capture_api/WorkloadParams.h"
@@ -28,9 +31,14 @@ struct WorkbenchStatus {
   bool message_is_error = false;
   bool gpu_available = true;
   bool measuring_ceilings = false;  // `fuselab ceilings` running on the GPU
+  double forward_s = 0;             // one forward of the running capture (0: not timed yet)
+  double estimated_s = 0;           // the whole capture, from that forward
+  std::optional<double> seconds_left;
 };
 
-enum class WorkbenchAction { None, Run, Cancel, MeasureCeilings };
+// RunSmaller: the running capture is a long wait; cancel it and capture the
+// smaller sizes the panel now holds.
+enum class WorkbenchAction { None, Run, Cancel, MeasureCeilings, RunSmaller };
 
 // Slider ranges (the capture checks the same limits and names them in its errors).
 struct WorkbenchRanges {
@@ -50,17 +58,28 @@ class WorkbenchPanel {
 
   const WorkbenchRun& run() const { return run_; }
   bool live() const { return live_; }
-  // Selects a workload by name (false if unknown); its defaults replace the sizes.
+  // Selects a workload by name (false if unknown): what the user last chose
+  // for it on this device, else its defaults for the device.
   bool selectWorkload(const std::string& name);
-  void setDevice(Device device) { run_.params.device = device; }
+  // Moves to `device`: what the user last chose there for this workload, else
+  // the device's defaults (the CPU's capture in about a second), unless the
+  // user changed the sizes here, which are then kept.
+  void setDevice(Device device);
 
  private:
   bool drawSizes(const Theme& theme);
+  // The progress bar with the time left, and before a long wait its estimate
+  // with a smaller size to capture instead (true: the user took it).
+  bool drawProgress(const WorkbenchStatus& status);
+  // The sizes or dtype differ from the workload's defaults on its device.
+  bool sizesChanged() const;
 
   std::vector<WorkloadInfo> workloads_;
   size_t current_ = 0;
   WorkbenchRun run_;
   bool live_ = false;
+  // What the user left behind per workload (its index) and device.
+  std::map<std::pair<size_t, Device>, WorkloadParams> chosen_;
 };
 
 }  // namespace fuselab::ui

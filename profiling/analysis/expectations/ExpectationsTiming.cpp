@@ -152,6 +152,15 @@ ExpectationResult observerEffect(const Context& c, const Expectation& e) {
         "profiler and stores the result; traces recorded elsewhere do not have it.");
   }
   const double ratio = effect->ratio();
+  if (effect->withinNoise()) {
+    ExpectationResult r = unavailable("Timed again without the profiler, the same forwards say " +
+                                      describeObserverEffect(*effect) +
+                                      ": the ratio measures this machine's noise, not the profiler. Capture again "
+                                      "with more steps, or on a quieter machine.");
+    r.value = ratio;
+    r.measured = ratioText(ratio);
+    return r;
+  }
   ExpectationResult r = decided(inRange(ratio, e.min, e.max));
   r.value = ratio;
   r.measured = ratioText(ratio);

@@ -304,6 +304,13 @@ TEST(ExpectationsSynthetic, ObserverEffectReadsTheCapturesOwnFigure) {
   e.min.reset();
   e.max = 1.2;  // a ceiling: "profiling costs at most 20%"
   EXPECT_EQ(evaluate(t, e).status, ExpectationStatus::NotMet);
+
+  // Unprofiled blocks that spread wider than 1.5x: the ratio is noise, no verdict.
+  setObserverEffect(t, ObserverEffect{200.0, 300.0, 24, {200.0, 340.0, 260.0}});
+  r = evaluate(t, e);
+  EXPECT_EQ(r.status, ExpectationStatus::Unavailable);
+  EXPECT_EQ(r.measured, "1.50x");
+  EXPECT_NE(r.explanation.find("this machine's noise"), std::string::npos) << r.explanation;
 }
 
 TEST(ExpectationsSynthetic, CriticalPathShareCountsTheChosenKindsOfTime) {

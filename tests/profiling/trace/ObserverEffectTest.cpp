@@ -23,16 +23,49 @@ TEST(ObserverEffect, RatioAndSentence) {
             "this capture ran 1.22x slower than unprofiled (12.2 us vs 10.0 us per step)");
   ObserverEffect faster = sample();
   faster.profiled_ns_per_step = 9'700;
-  EXPECT_NE(describeObserverEffect(faster).find("no slower than unprofiled (0.97x"), std::string::npos)
-      << describeObserverEffect(faster);
+  EXPECT_TRUE(faster.withinNoise());
+  EXPECT_EQ(describeObserverEffect(faster),
+            "within this machine's noise: the profiled steps (9.7 us) were no slower than unprofiled (10.0 us per step)");
+}
+
+// The noise rule on made-up timings: blocks of the same unprofiled forwards
+// that spread wider than the profiled steps' excess make the ratio noise.
+TEST(ObserverEffect, ARatioInsideTheUnprofiledSpreadIsNoise) {
+  ObserverEffect e = sample();  // 12.2 us profiled, 10.0 us fastest block
+  e.unprofiled_block_ns = {10'000, 13'100, 11'000};
+  EXPECT_NEAR(e.unprofiledSpread(), 1.31, 1e-9);
+  EXPECT_TRUE(e.withinNoise());
+  EXPECT_EQ(describeObserverEffect(e),
+            "within this machine's noise: the profiled steps (12.2 us per step) were no slower than the slowest of 3 "
+            "unprofiled blocks 10.0 us to 13.1 us per step");
+}
+
+TEST(ObserverEffect, ARatioOutsideTheUnprofiledSpreadIsTheProfilersCost) {
+  ObserverEffect e = sample();
+  e.unprofiled_block_ns = {10'000, 10'400, 10'200};
+  EXPECT_FALSE(e.withinNoise());
+  EXPECT_EQ(describeObserverEffect(e),
+            "this capture ran 1.22x slower than unprofiled (12.2 us vs 10.0 us per step; 3 unprofiled blocks 10.0 us "
+            "to 10.4 us per step)");
+}
+
+TEST(ObserverEffect, OneBlockMeasuresNoSpread) {
+  ObserverEffect e = sample();
+  e.unprofiled_block_ns = {10'000};
+  EXPECT_DOUBLE_EQ(e.unprofiledSpread(), 1);
+  EXPECT_FALSE(e.withinNoise());  // slower than the only block: a cost, as far as one block tells
+  e.profiled_ns_per_step = 9'000;
+  EXPECT_TRUE(e.withinNoise());   // faster than unprofiled: noise, whatever the spread
 }
 
 TEST(ObserverEffect, SurvivesExportAndImport) {
   Trace t;
   t.finalize();
   EXPECT_FALSE(observerEffectOf(t).has_value());
-  setObserverEffect(t, sample());
-  setObserverEffect(t, sample());  // replaces, never duplicates
+  ObserverEffect written = sample();
+  written.unprofiled_block_ns = {10'000, 10'700};
+  setObserverEffect(t, written);
+  setObserverEffect(t, written);  // replaces, never duplicates
   EXPECT_EQ(t.meta.extra_fields.size(), 1u);
   const Trace back = importChromeTraceFromBuffer(exportChromeTraceToString(t), "roundtrip.json");
   const auto e = observerEffectOf(back);
@@ -40,6 +73,7 @@ TEST(ObserverEffect, SurvivesExportAndImport) {
   EXPECT_DOUBLE_EQ(e->unprofiled_ns_per_step, 10'000);
   EXPECT_DOUBLE_EQ(e->profiled_ns_per_step, 12'200);
   EXPECT_EQ(e->unprofiled_steps, 16);
+  EXPECT_EQ(e->unprofiled_block_ns, (std::vector<double>{10'000, 10'700}));
 }
 
 TEST(ObserverEffect, MalformedFieldsAreIgnored) {
@@ -49,6 +83,14 @@ TEST(ObserverEffect, MalformedFieldsAreIgnored) {
     t.meta.extra_fields.emplace_back(std::string(kObserverEffectField), raw);
     EXPECT_FALSE(observerEffectOf(t).has_value()) << raw;
   }
+  // A malformed block list drops the spread, not the effect.
+  Trace t;
+  t.meta.extra_fields.emplace_back(
+      std::string(kObserverEffectField),
+      R"({"unprofiled_ns_per_step": 10, "profiled_ns_per_step": 12, "unprofiled_block_ns": [10, "x", 12]})");
+  const auto e = observerEffectOf(t);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_TRUE(e->unprofiled_block_ns.empty());
 }
 
 }  // namespace
