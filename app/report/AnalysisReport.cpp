@@ -176,13 +176,15 @@ nlohmann::ordered_json cpuOpsJson(const TraceAnalysis& a) {
 nlohmann::ordered_json observerEffectJson(const Trace& trace) {
   const auto effect = observerEffectOf(trace);
   if (!effect) return nullptr;
-  // within_noise: the ratio is inside the unprofiled blocks' spread, so it
-  // measures this machine's noise, not the profiler (ObserverEffect.h).
+  // within_noise: the ratio is inside the spread of the unprofiled blocks or
+  // of the recorded steps, so it measures this machine's noise, not the
+  // profiler (ObserverEffect.h).
   return {{"unprofiled_ns_per_step", std::llround(effect->unprofiled_ns_per_step)},
           {"profiled_ns_per_step", std::llround(effect->profiled_ns_per_step)},
           {"ratio", effect->ratio()},
           {"unprofiled_spread", effect->unprofiledSpread()},
           {"unprofiled_blocks", effect->unprofiled_block_ns.size()},
+          {"profiled_spread", effect->profiledSpread()},
           {"within_noise", effect->withinNoise()}};
 }
 

@@ -187,21 +187,33 @@ class CaptureSession {
     // device, as each unprofiled block is, so the last profiler warm-up counts.
     profiled_from_ = std::chrono::steady_clock::now();
     profiled_forwards_ = 1;
+    profiled_starts_.push_back(profiled_from_);
     runNamedStep(name);
   }
 
+  // The host time of each profiled forward the observer effect counts (the
+  // last profiler warm-up and the steps: from its start to the next one's,
+  // the last to the final synchronize) is kept: their spread is noise the
+  // profiled side met (ObserverEffect::withinNoise).
   void recordSteps() {
     const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::chrono::steady_clock::time_point>& starts = profiled_starts_;
+    starts.reserve(starts.size() + size_t(options_.steps));
     for (int i = 0; i < options_.steps; ++i) {
       if (cancelled(progress_)) break;
       report(progress_, kWarmupShare + kStepsShare * i / options_.steps,
              "step " + std::to_string(i + 1) + "/" + std::to_string(options_.steps));
+      starts.push_back(std::chrono::steady_clock::now());
       runNamedStep(step_names_[options_.warmup + i]);
       ++result_.steps_done;
     }
     target_.synchronize();
     profiled_to_ = std::chrono::steady_clock::now();
     result_.steps_wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(profiled_to_ - t0).count();
+    for (size_t i = 0; i < starts.size(); ++i) {
+      const auto end = i + 1 < starts.size() ? starts[i + 1] : profiled_to_;
+      profiled_step_ns_.push_back(double(std::chrono::duration_cast<std::chrono::nanoseconds>(end - starts[i]).count()));
+    }
   }
 
   // The observer effect: the same forwards, back to back and synchronized
@@ -231,6 +243,7 @@ class CaptureSession {
     effect.unprofiled_ns_per_step = unprofiled_ns_per_step_;
     effect.unprofiled_steps = unprofiled_done_;
     effect.unprofiled_block_ns = unprofiled_block_ns_;
+    effect.profiled_step_ns = profiled_step_ns_;
     return effect;
   }
 
@@ -269,6 +282,8 @@ class CaptureSession {
   double unprofiled_ns_per_step_ = 0;
   int unprofiled_done_ = 0;
   std::vector<double> unprofiled_block_ns_;
+  std::vector<double> profiled_step_ns_;
+  std::vector<std::chrono::steady_clock::time_point> profiled_starts_;
   std::chrono::steady_clock::time_point profiled_from_, profiled_to_;
   int profiled_forwards_ = 0;
   bool long_wait_said_ = false;

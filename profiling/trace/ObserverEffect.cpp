@@ -17,6 +17,8 @@ void setObserverEffect(Trace& trace, const ObserverEffect& e) {
   j["unprofiled_steps"] = e.unprofiled_steps;
   auto& blocks = j["unprofiled_block_ns"] = nlohmann::ordered_json::array();
   for (double ns : e.unprofiled_block_ns) blocks.push_back(std::llround(ns));
+  auto& steps = j["profiled_step_ns"] = nlohmann::ordered_json::array();
+  for (double ns : e.profiled_step_ns) steps.push_back(std::llround(ns));
   auto& fields = trace.meta.extra_fields;
   for (auto& [key, raw] : fields)
     if (key == kObserverEffectField) {
@@ -25,6 +27,37 @@ void setObserverEffect(Trace& trace, const ObserverEffect& e) {
     }
   fields.emplace_back(std::string(kObserverEffectField), j.dump());
 }
+
+namespace {
+
+// The list `name` of positive times; empty when absent or malformed (a bad
+// list says nothing about the spread, and the figures stand without it).
+std::vector<double> positiveTimes(const nlohmann::json& j, const char* name) {
+  std::vector<double> out;
+  const auto it = j.find(name);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& ns : *it) {
+    if (!ns.is_number() || !std::isfinite(ns.get<double>()) || ns.get<double>() <= 0) return {};
+    out.push_back(ns.get<double>());
+  }
+  return out;
+}
+
+double spreadOf(const std::vector<double>& times) {
+  if (times.size() < 2) return 1;
+  const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
+  return *hi / *lo;
+}
+
+// "3 unprofiled blocks 10.0 us to 13.1 us"; empty for fewer than two.
+std::string rangeText(const std::vector<double>& times, const std::string& what) {
+  if (times.size() < 2) return "";
+  const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
+  return std::to_string(times.size()) + " " + what + " " + formatDuration(std::llround(*lo)) + " to " +
+         formatDuration(std::llround(*hi));
+}
+
+}  // namespace
 
 std::optional<ObserverEffect> observerEffectOf(const Trace& trace) {
   for (const auto& [key, raw] : trace.meta.extra_fields) {
@@ -43,46 +76,31 @@ std::optional<ObserverEffect> observerEffectOf(const Trace& trace) {
     e.unprofiled_ns_per_step = *unprofiled;
     e.profiled_ns_per_step = *profiled;
     e.unprofiled_steps = static_cast<int>(number("unprofiled_steps").value_or(0));
-    if (auto it = j.find("unprofiled_block_ns"); it != j.end() && it->is_array()) {
-      for (const auto& ns : *it) {
-        if (!ns.is_number() || !std::isfinite(ns.get<double>()) || ns.get<double>() <= 0) {
-          e.unprofiled_block_ns.clear();  // a malformed list says nothing about the spread
-          break;
-        }
-        e.unprofiled_block_ns.push_back(ns.get<double>());
-      }
-    }
+    e.unprofiled_block_ns = positiveTimes(j, "unprofiled_block_ns");
+    e.profiled_step_ns = positiveTimes(j, "profiled_step_ns");
     return e;
   }
   return std::nullopt;
 }
 
-double ObserverEffect::unprofiledSpread() const {
-  if (unprofiled_block_ns.size() < 2) return 1;
-  const auto [lo, hi] = std::minmax_element(unprofiled_block_ns.begin(), unprofiled_block_ns.end());
-  return *hi / *lo;
-}
+double ObserverEffect::unprofiledSpread() const { return spreadOf(unprofiled_block_ns); }
+double ObserverEffect::profiledSpread() const { return spreadOf(profiled_step_ns); }
 
 std::string describeObserverEffect(const ObserverEffect& e) {
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%.2fx", e.ratio());
-  std::string blocks;
-  if (e.unprofiled_block_ns.size() >= 2) {
-    const auto [lo, hi] = std::minmax_element(e.unprofiled_block_ns.begin(), e.unprofiled_block_ns.end());
-    blocks = std::to_string(e.unprofiled_block_ns.size()) + " unprofiled blocks " +
-             formatDuration(std::llround(*lo)) + " to " + formatDuration(std::llround(*hi)) + " per step";
-  }
-  const std::string profiled = formatDuration(std::llround(e.profiled_ns_per_step));
+  const std::string figures = formatDuration(std::llround(e.profiled_ns_per_step)) + " vs " +
+                              formatDuration(std::llround(e.unprofiled_ns_per_step)) + " per step";
+  std::string ranges = rangeText(e.unprofiled_block_ns, "unprofiled blocks");
+  if (const std::string steps = rangeText(e.profiled_step_ns, "profiled forwards"); !steps.empty())
+    ranges += (ranges.empty() ? "" : ", ") + steps;
   if (e.withinNoise()) {
-    if (blocks.empty())
-      return "within this machine's noise: the profiled steps (" + profiled + ") were no slower than unprofiled (" +
-             formatDuration(std::llround(e.unprofiled_ns_per_step)) + " per step)";
-    return "within this machine's noise: the profiled steps (" + profiled + " per step) were no slower than the " +
-           "slowest of " + blocks;
+    if (e.ratio() <= 1) return "within this machine's noise: the profiled steps were no slower than unprofiled (" + figures + ")";
+    return "within this machine's noise: " + std::string(ratio) + " (" + figures +
+           "), no more than repeated timings of the same forwards varied (" + ranges + ")";
   }
-  const std::string figures = profiled + " vs " + formatDuration(std::llround(e.unprofiled_ns_per_step)) + " per step";
-  if (blocks.empty()) return "this capture ran " + std::string(ratio) + " slower than unprofiled (" + figures + ")";
-  return "this capture ran " + std::string(ratio) + " slower than unprofiled (" + figures + "; " + blocks + ")";
+  if (ranges.empty()) return "this capture ran " + std::string(ratio) + " slower than unprofiled (" + figures + ")";
+  return "this capture ran " + std::string(ratio) + " slower than unprofiled (" + figures + "; " + ranges + ")";
 }
 
 }  // namespace fuselab

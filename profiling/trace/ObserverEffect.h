@@ -3,6 +3,7 @@
 // field "fuselabObserverEffect", so a trace file keeps it.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,21 +17,25 @@ struct ObserverEffect {
   double unprofiled_ns_per_step = 0;  // the forwards with no profiler attached: the fastest block
   double profiled_ns_per_step = 0;    // the recorded steps
   int unprofiled_steps = 0;           // how many forwards were timed without profiling
-  // Per-step time of each block of unprofiled forwards, in the order timed
-  // (empty in traces written before the blocks were kept).
+  // The repeated timings behind those two (empty in traces written before
+  // they were kept): per-step time of each block of unprofiled forwards, in
+  // the order timed, and the host time of each profiled forward counted in
+  // profiled_ns_per_step (the recorded steps, after a warm-up the profiler's
+  // last warm-up forward too).
   std::vector<double> unprofiled_block_ns;
+  std::vector<double> profiled_step_ns;
 
   // profiled / unprofiled: 1.22 means the capture ran 1.22x slower than unprofiled.
   double ratio() const { return unprofiled_ns_per_step > 0 ? profiled_ns_per_step / unprofiled_ns_per_step : 0; }
-  // How far the same unprofiled forwards moved between blocks: the slowest
-  // block's time over the fastest's (1: no spread seen; with fewer than two
-  // blocks, 1 as well: nothing was measured).
+  // How far repeated timings of the same forwards moved on this machine: the
+  // slowest over the fastest, of the unprofiled blocks and of the profiled
+  // forwards (1 where fewer than two were timed: nothing was measured).
   double unprofiledSpread() const;
-  // The ratio is inside that spread: the profiled steps were no slower than
-  // an unprofiled block, so the difference is within this machine's noise
-  // and the ratio is no measure of the profiler's cost. (A profiler never
-  // makes the forwards faster: a ratio below 1 is always noise.)
-  bool withinNoise() const { return ratio() <= unprofiledSpread(); }
+  double profiledSpread() const;
+  // The ratio is inside either spread: the difference is within this
+  // machine's noise, and the ratio is no measure of the profiler's cost.
+  // (A profiler never makes forwards faster: a ratio below 1 is noise too.)
+  bool withinNoise() const { return ratio() <= std::max(unprofiledSpread(), profiledSpread()); }
 };
 
 inline constexpr std::string_view kObserverEffectField = "fuselabObserverEffect";

@@ -25,34 +25,48 @@ TEST(ObserverEffect, RatioAndSentence) {
   faster.profiled_ns_per_step = 9'700;
   EXPECT_TRUE(faster.withinNoise());
   EXPECT_EQ(describeObserverEffect(faster),
-            "within this machine's noise: the profiled steps (9.7 us) were no slower than unprofiled (10.0 us per step)");
+            "within this machine's noise: the profiled steps were no slower than unprofiled (9.7 us vs 10.0 us per "
+            "step)");
 }
 
-// The noise rule on made-up timings: blocks of the same unprofiled forwards
-// that spread wider than the profiled steps' excess make the ratio noise.
+// The noise rule on made-up timings: repeated timings of the same forwards
+// that spread wider than the ratio make the ratio noise.
 TEST(ObserverEffect, ARatioInsideTheUnprofiledSpreadIsNoise) {
   ObserverEffect e = sample();  // 12.2 us profiled, 10.0 us fastest block
   e.unprofiled_block_ns = {10'000, 13'100, 11'000};
   EXPECT_NEAR(e.unprofiledSpread(), 1.31, 1e-9);
   EXPECT_TRUE(e.withinNoise());
   EXPECT_EQ(describeObserverEffect(e),
-            "within this machine's noise: the profiled steps (12.2 us per step) were no slower than the slowest of 3 "
-            "unprofiled blocks 10.0 us to 13.1 us per step");
+            "within this machine's noise: 1.22x (12.2 us vs 10.0 us per step), no more than repeated timings of the "
+            "same forwards varied (3 unprofiled blocks 10.0 us to 13.1 us)");
 }
 
-TEST(ObserverEffect, ARatioOutsideTheUnprofiledSpreadIsTheProfilersCost) {
+TEST(ObserverEffect, ARatioInsideTheRecordedStepsSpreadIsNoise) {
+  // Quiet unprofiled blocks, but one recorded step preempted for 30x its time.
+  ObserverEffect e = sample();
+  e.profiled_ns_per_step = 340'000;
+  e.unprofiled_block_ns = {10'000, 10'400, 10'200};
+  e.profiled_step_ns = {12'000, 11'900, 1'000'000};
+  EXPECT_NEAR(e.profiledSpread(), 1'000'000 / 11'900.0, 1e-9);
+  EXPECT_TRUE(e.withinNoise());
+}
+
+TEST(ObserverEffect, ARatioOutsideEverySpreadIsTheProfilersCost) {
   ObserverEffect e = sample();
   e.unprofiled_block_ns = {10'000, 10'400, 10'200};
+  e.profiled_step_ns = {12'100, 12'300, 12'200};
   EXPECT_FALSE(e.withinNoise());
   EXPECT_EQ(describeObserverEffect(e),
             "this capture ran 1.22x slower than unprofiled (12.2 us vs 10.0 us per step; 3 unprofiled blocks 10.0 us "
-            "to 10.4 us per step)");
+            "to 10.4 us, 3 profiled forwards 12.1 us to 12.3 us)");
 }
 
 TEST(ObserverEffect, OneBlockMeasuresNoSpread) {
   ObserverEffect e = sample();
   e.unprofiled_block_ns = {10'000};
+  e.profiled_step_ns = {12'200};
   EXPECT_DOUBLE_EQ(e.unprofiledSpread(), 1);
+  EXPECT_DOUBLE_EQ(e.profiledSpread(), 1);
   EXPECT_FALSE(e.withinNoise());  // slower than the only block: a cost, as far as one block tells
   e.profiled_ns_per_step = 9'000;
   EXPECT_TRUE(e.withinNoise());   // faster than unprofiled: noise, whatever the spread
@@ -64,6 +78,7 @@ TEST(ObserverEffect, SurvivesExportAndImport) {
   EXPECT_FALSE(observerEffectOf(t).has_value());
   ObserverEffect written = sample();
   written.unprofiled_block_ns = {10'000, 10'700};
+  written.profiled_step_ns = {12'000, 12'400, 12'200};
   setObserverEffect(t, written);
   setObserverEffect(t, written);  // replaces, never duplicates
   EXPECT_EQ(t.meta.extra_fields.size(), 1u);
@@ -74,6 +89,7 @@ TEST(ObserverEffect, SurvivesExportAndImport) {
   EXPECT_DOUBLE_EQ(e->profiled_ns_per_step, 12'200);
   EXPECT_EQ(e->unprofiled_steps, 16);
   EXPECT_EQ(e->unprofiled_block_ns, (std::vector<double>{10'000, 10'700}));
+  EXPECT_EQ(e->profiled_step_ns, (std::vector<double>{12'000, 12'400, 12'200}));
 }
 
 TEST(ObserverEffect, MalformedFieldsAreIgnored) {
