@@ -244,6 +244,7 @@ class CaptureSession {
     effect.unprofiled_steps = unprofiled_done_;
     effect.unprofiled_block_ns = unprofiled_block_ns_;
     effect.profiled_step_ns = profiled_step_ns_;
+    effect.unprofiled_blocks_before = options_.warmup > 0 ? 1 : 0;
     return effect;
   }
 

@@ -17,6 +17,7 @@ void setObserverEffect(Trace& trace, const ObserverEffect& e) {
   j["unprofiled_steps"] = e.unprofiled_steps;
   auto& blocks = j["unprofiled_block_ns"] = nlohmann::ordered_json::array();
   for (double ns : e.unprofiled_block_ns) blocks.push_back(std::llround(ns));
+  j["unprofiled_blocks_before"] = e.unprofiled_blocks_before;
   auto& steps = j["profiled_step_ns"] = nlohmann::ordered_json::array();
   for (double ns : e.profiled_step_ns) steps.push_back(std::llround(ns));
   auto& fields = trace.meta.extra_fields;
@@ -78,12 +79,19 @@ std::optional<ObserverEffect> observerEffectOf(const Trace& trace) {
     e.unprofiled_steps = static_cast<int>(number("unprofiled_steps").value_or(0));
     e.unprofiled_block_ns = positiveTimes(j, "unprofiled_block_ns");
     e.profiled_step_ns = positiveTimes(j, "profiled_step_ns");
+    const double before = number("unprofiled_blocks_before").value_or(0);
+    if (before <= double(e.unprofiled_block_ns.size())) e.unprofiled_blocks_before = static_cast<int>(before);
     return e;
   }
   return std::nullopt;
 }
 
-double ObserverEffect::unprofiledSpread() const { return spreadOf(unprofiled_block_ns); }
+std::vector<double> ObserverEffect::unprofiledBlocksAfter() const {
+  const size_t before = std::min(size_t(std::max(unprofiled_blocks_before, 0)), unprofiled_block_ns.size());
+  return {unprofiled_block_ns.begin() + std::ptrdiff_t(before), unprofiled_block_ns.end()};
+}
+
+double ObserverEffect::unprofiledSpread() const { return spreadOf(unprofiledBlocksAfter()); }
 double ObserverEffect::profiledSpread() const { return spreadOf(profiled_step_ns); }
 
 std::string describeObserverEffect(const ObserverEffect& e) {
@@ -91,7 +99,7 @@ std::string describeObserverEffect(const ObserverEffect& e) {
   std::snprintf(ratio, sizeof ratio, "%.2fx", e.ratio());
   const std::string figures = formatDuration(std::llround(e.profiled_ns_per_step)) + " vs " +
                               formatDuration(std::llround(e.unprofiled_ns_per_step)) + " per step";
-  std::string ranges = rangeText(e.unprofiled_block_ns, "unprofiled blocks");
+  std::string ranges = rangeText(e.unprofiledBlocksAfter(), "unprofiled blocks after recording");
   if (const std::string steps = rangeText(e.profiled_step_ns, "profiled forwards"); !steps.empty())
     ranges += (ranges.empty() ? "" : ", ") + steps;
   if (e.withinNoise()) {

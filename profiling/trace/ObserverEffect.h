@@ -24,14 +24,20 @@ struct ObserverEffect {
   // last warm-up forward too).
   std::vector<double> unprofiled_block_ns;
   std::vector<double> profiled_step_ns;
+  // How many of the unprofiled blocks were timed before the profiler
+  // started. They are left out of the spread: on a GPU, forwards stay slower
+  // once CUPTI has run in a process (docs/capture.md), so the block before
+  // is faster for a reason, not noisier.
+  int unprofiled_blocks_before = 0;
 
   // profiled / unprofiled: 1.22 means the capture ran 1.22x slower than unprofiled.
   double ratio() const { return unprofiled_ns_per_step > 0 ? profiled_ns_per_step / unprofiled_ns_per_step : 0; }
   // How far repeated timings of the same forwards moved on this machine: the
-  // slowest over the fastest, of the unprofiled blocks and of the profiled
-  // forwards (1 where fewer than two were timed: nothing was measured).
+  // slowest over the fastest, of the unprofiled blocks after the profiler and
+  // of the profiled forwards (1 where fewer than two were timed).
   double unprofiledSpread() const;
   double profiledSpread() const;
+  std::vector<double> unprofiledBlocksAfter() const;
   // The ratio is inside either spread: the difference is within this
   // machine's noise, and the ratio is no measure of the profiler's cost.
   // (A profiler never makes forwards faster: a ratio below 1 is noise too.)

@@ -11,6 +11,7 @@
 #include "app/cli/Commands.h"
 #include "app/capture/WorkloadCapture.h"
 #include "kernels/WorkloadRegistry.h"
+#include "profiling/capture_api/CapturePlan.h"
 #include "profiling/capture/Capture.h"
 #include "profiling/capture/DispatchCollector.h"
 #include "tests/app/CliRun.h"
@@ -234,10 +235,16 @@ TEST(CaptureRun, ReportsProgressToTheEnd) {
   CaptureProgress progress;
   CaptureResult r = runCapture(countingTarget(&forwards), threeSteps(), &progress);
   // 2 warm-ups + 3 timed without the profiler (the observer effect) + 6 of
-  // the profiler's own warm-up + 3 steps + 3 timed without the profiler again.
-  EXPECT_EQ(forwards, 17);
+  // the profiler's own warm-up + 3 steps + two blocks of 3 timed without the
+  // profiler again: the plan the estimate counts.
+  EXPECT_EQ(forwards, 20);
+  EXPECT_EQ(forwards, planCapture(threeSteps()).totalForwards());
   ASSERT_TRUE(r.observer_effect.has_value());
-  EXPECT_EQ(r.observer_effect->unprofiled_steps, 6);
+  EXPECT_EQ(r.observer_effect->unprofiled_steps, 9);
+  EXPECT_EQ(r.observer_effect->unprofiled_block_ns.size(), 3u);
+  EXPECT_EQ(r.observer_effect->profiled_step_ns.size(), 4u);  // the last profiler warm-up and the steps
+  EXPECT_GT(progress.forward_s.load(), 0);  // the warm-ups were timed for the estimate
+  EXPECT_GT(progress.estimated_s.load(), 0);
   EXPECT_DOUBLE_EQ(progress.fraction.load(), 1.0);
   EXPECT_EQ(progress.phase(), "done");
   EXPECT_GT(r.steps_wall_ns, 0);
@@ -249,10 +256,12 @@ TEST(CaptureRun, NoWarmupRecordsTheColdStartWithNoProfilerWarmup) {
   CaptureOptions o = threeSteps();
   o.warmup = 0;
   CaptureResult r = runCapture(countingTarget(&forwards), o, nullptr);
-  // 3 steps, the first one cold, then 3 timed without the profiler.
-  EXPECT_EQ(forwards, 6);
+  // 3 steps, the first one cold, then two blocks of 3 timed without the profiler.
+  EXPECT_EQ(forwards, 9);
+  EXPECT_EQ(forwards, planCapture(o).totalForwards());
   ASSERT_TRUE(r.observer_effect.has_value());
-  EXPECT_EQ(r.observer_effect->unprofiled_steps, 3);
+  EXPECT_EQ(r.observer_effect->unprofiled_steps, 6);
+  EXPECT_EQ(r.observer_effect->profiled_step_ns.size(), 3u);
   EXPECT_EQ(steps(stepTrackEvents(r.trace)).size(), 3u);
 }
 

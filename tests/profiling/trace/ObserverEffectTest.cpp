@@ -38,7 +38,7 @@ TEST(ObserverEffect, ARatioInsideTheUnprofiledSpreadIsNoise) {
   EXPECT_TRUE(e.withinNoise());
   EXPECT_EQ(describeObserverEffect(e),
             "within this machine's noise: 1.22x (12.2 us vs 10.0 us per step), no more than repeated timings of the "
-            "same forwards varied (3 unprofiled blocks 10.0 us to 13.1 us)");
+            "same forwards varied (3 unprofiled blocks after recording 10.0 us to 13.1 us)");
 }
 
 TEST(ObserverEffect, ARatioInsideTheRecordedStepsSpreadIsNoise) {
@@ -57,8 +57,20 @@ TEST(ObserverEffect, ARatioOutsideEverySpreadIsTheProfilersCost) {
   e.profiled_step_ns = {12'100, 12'300, 12'200};
   EXPECT_FALSE(e.withinNoise());
   EXPECT_EQ(describeObserverEffect(e),
-            "this capture ran 1.22x slower than unprofiled (12.2 us vs 10.0 us per step; 3 unprofiled blocks 10.0 us "
-            "to 10.4 us, 3 profiled forwards 12.1 us to 12.3 us)");
+            "this capture ran 1.22x slower than unprofiled (12.2 us vs 10.0 us per step; 3 unprofiled blocks after "
+            "recording 10.0 us to 10.4 us, 3 profiled forwards 12.1 us to 12.3 us)");
+}
+
+TEST(ObserverEffect, TheBlockBeforeTheProfilerIsNotNoise) {
+  // On a GPU, forwards stay slower once CUPTI has run: the block before is
+  // faster for that reason, and the spread of the two after it is the noise.
+  ObserverEffect e = sample();  // 12.2 us profiled, 10.0 us the block before
+  e.unprofiled_block_ns = {10'000, 13'000, 13'100};
+  e.unprofiled_blocks_before = 1;
+  EXPECT_NEAR(e.unprofiledSpread(), 13'100 / 13'000.0, 1e-12);
+  EXPECT_FALSE(e.withinNoise());
+  e.unprofiled_blocks_before = 0;
+  EXPECT_TRUE(e.withinNoise());
 }
 
 TEST(ObserverEffect, OneBlockMeasuresNoSpread) {
@@ -79,6 +91,7 @@ TEST(ObserverEffect, SurvivesExportAndImport) {
   ObserverEffect written = sample();
   written.unprofiled_block_ns = {10'000, 10'700};
   written.profiled_step_ns = {12'000, 12'400, 12'200};
+  written.unprofiled_blocks_before = 1;
   setObserverEffect(t, written);
   setObserverEffect(t, written);  // replaces, never duplicates
   EXPECT_EQ(t.meta.extra_fields.size(), 1u);
@@ -90,6 +103,7 @@ TEST(ObserverEffect, SurvivesExportAndImport) {
   EXPECT_EQ(e->unprofiled_steps, 16);
   EXPECT_EQ(e->unprofiled_block_ns, (std::vector<double>{10'000, 10'700}));
   EXPECT_EQ(e->profiled_step_ns, (std::vector<double>{12'000, 12'400, 12'200}));
+  EXPECT_EQ(e->unprofiled_blocks_before, 1);
 }
 
 TEST(ObserverEffect, MalformedFieldsAreIgnored) {
