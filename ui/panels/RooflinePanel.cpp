@@ -1,7 +1,6 @@
 #include "ui/panels/RooflinePanel.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -9,7 +8,6 @@
 #include "profiling/trace/DurationText.h"
 #include "ui/layout/EventNames.h"
 #include "ui/RooflineFrame.h"
-#include "ui/layout/LabelPlacement.h"
 #include "ui/layout/RooflinePlot.h"
 
 namespace fuselab::ui {
@@ -18,12 +16,6 @@ namespace {
 
 // Names drawn beside the dots with the most time; the rest are hovered.
 constexpr size_t kMaxDotLabels = 8;
-
-std::string g3(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
 
 // The precision with the most known kernel time: its roof is drawn.
 Precision dominantPrecision(const TraceAnalysis& a) {
@@ -97,10 +89,8 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
   const float bottom = max.y - 2 * ImGui::GetTextLineHeight() - 8 * s;
   const RooflinePlot plot = RooflinePlot::fit(dots, peak, bw, left, top, right, bottom);
 
-  drawRooflineFrame(dl, plot, left, top, right, bottom, th);
   // Text inside the plot that dot labels keep off: the axis title, the roof's label.
-  const ImVec2 title = ImGui::CalcTextSize(kRooflineYTitle);
-  std::vector<LabelRect> reserved = {{left, top, left + 6 * s + title.x, top + 3 * s + title.y}};
+  std::vector<LabelRect> reserved = {drawRooflineFrame(dl, plot, left, top, right, bottom, th)};
 
   const auto roof = plot.roof();
   if (roof.size() >= 2) {
@@ -109,14 +99,18 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
     dl->AddPolyline(pts.data(), int(pts.size()), th.header_text, 0, 2.5f * s);
     const std::string label = std::string(precisionName(precision)) + " " + g3(peak) + " TFLOP/s, " + formatCount(bw) +
                               " GB/s (" + r.ceilings->source + ")";
-    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-    const ImVec2 at(pts.back().x - size.x, pts.back().y - ImGui::GetTextLineHeight() - 2 * s);
-    dl->AddText(at, th.label_text, label.c_str());
-    reserved.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
+    const ImVec2 at(pts.back().x - ImGui::CalcTextSize(label.c_str()).x,
+                    pts.back().y - ImGui::GetTextLineHeight() - 2 * s);
+    reserved.push_back(drawPlotText(dl, at, th.label_text, label));
   }
 
   std::vector<float> radii;
-  for (const RooflineDot& d : dots) radii.push_back(dotRadius(d.total_ns, max_ns, 3 * s, 22 * s));
+  std::vector<LabelDisc> discs;
+  for (size_t i = 0; i < dots.size(); ++i) {
+    radii.push_back(dotRadius(dots[i].total_ns, max_ns, 3 * s, 22 * s));
+    const PlotPoint c = plot.at(dots[i].intensity, dots[i].tflops);
+    discs.push_back({c.x, c.y, radii[i]});
+  }
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const auto hit = hovered ? hitDot(plot, dots, radii, mouse.x, mouse.y) : std::nullopt;
   // Largest first, so small dots stay visible on top.
@@ -124,18 +118,13 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return radii[x] > radii[y]; });
   for (size_t i : order) {
-    const PlotPoint c = plot.at(dots[i].intensity, dots[i].tflops);
+    const ImVec2 c(discs[i].x, discs[i].y);
     const ImU32 fill = (eventColor(th, rows[i]->category, rows[i]->name) & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 170);
-    dl->AddCircleFilled(ImVec2(c.x, c.y), radii[i], fill);
-    dl->AddCircle(ImVec2(c.x, c.y), radii[i], hit == i ? th.selection : th.event_border, 0, hit == i ? 2.5f * s : 1);
+    dl->AddCircleFilled(c, radii[i], fill);
+    dl->AddCircle(c, radii[i], hit == i ? th.selection : th.event_border, 0, hit == i ? 2.5f * s : 1);
   }
   // Names beside the dots that take the most time (rows come sorted by time),
   // where they cover no other name or dot; the rest are listed below the plot.
-  std::vector<LabelDisc> discs;
-  for (size_t i = 0; i < dots.size(); ++i) {
-    const PlotPoint c = plot.at(dots[i].intensity, dots[i].tflops);
-    discs.push_back({c.x, c.y, radii[i]});
-  }
   std::vector<std::string> names;
   std::vector<LabelRequest> requests;
   for (size_t i = 0; i < dots.size() && i < kMaxDotLabels; ++i) {
@@ -148,21 +137,14 @@ void drawRooflinePanel(const TraceAnalysis& a, const Theme& th, TimelineView& ti
   const std::vector<PlacedLabel> placed = placeLabels(requests, discs, {left, top, right, bottom}, reserved);
   std::string unplaced;
   for (size_t i = 0; i < placed.size(); ++i) {
-    if (!placed[i].placed) {
-      unplaced += (unplaced.empty() ? "" : ", ") + names[i];
-      continue;
-    }
-    const LabelRect& r = placed[i].rect;
-    if (placed[i].leader) {
-      const float tx = std::clamp(discs[i].x, r.x0, r.x1), ty = std::clamp(discs[i].y, r.y0, r.y1);
-      dl->AddLine(ImVec2(discs[i].x, discs[i].y), ImVec2(tx, ty), th.text_dim, 1);
-    }
-    dl->AddText(ImVec2(r.x0, r.y0), th.label_text, names[i].c_str());
+    drawPlacedLabel(dl, placed[i], discs[i], names[i], th.label_text, th.text_dim);
+    if (!placed[i].placed) unplaced += (unplaced.empty() ? "" : ", ") + names[i];
   }
   if (!unplaced.empty()) {
     const std::string text = "also large, unlabelled here (hover them): " + unplaced;
     // Beside the x axis' title, on its line.
-    dl->PushClipRect(ImVec2(left, bottom), ImVec2(right - ImGui::CalcTextSize(kRooflineXTitle).x - 12 * s, max.y), true);
+    const float x_title = ImGui::CalcTextSize(kRooflineXTitle).x;
+    dl->PushClipRect(ImVec2(left, bottom), ImVec2(right - x_title - 12 * s, max.y), true);
     dl->AddText(ImVec2(left, max.y - ImGui::GetTextLineHeight() - 2 * s), th.text_dim, text.c_str());
     dl->PopClipRect();
   }

@@ -3,24 +3,16 @@
 // of the GPU, the ridge (memory -> compute) dashed, and each variant's
 // overhead -> compute crossover marked on its path.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "ui/panels/SweepPanel.h"
 #include "ui/RooflineFrame.h"
-#include "ui/layout/LabelPlacement.h"
 #include "ui/layout/RooflinePlot.h"
 
 namespace fuselab::ui {
 
 namespace {
-
-std::string g3(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
 
 struct TrajectoryLabel {
   LabelDisc point;
@@ -54,16 +46,8 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
 
   dl->AddText(ImVec2(left, min.y + 4 * s), th.header_text, "Trajectory through the roofline as tokens grow");
   dl->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), th.lane_bg[0]);
-  drawRooflineFrame(dl, plot, left, top, right, bottom, th);
   // Text inside the plot that the points' labels keep off.
-  std::vector<LabelRect> reserved;
-  auto textAt = [&](ImVec2 at, ImU32 color, const std::string& text) {
-    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    dl->AddText(at, color, text.c_str());
-    reserved.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
-  };
-  const ImVec2 title = ImGui::CalcTextSize(kRooflineYTitle);  // the frame's, at its top left
-  reserved.push_back({left, top, left + 6 * s + title.x, top + 3 * s + title.y});
+  std::vector<LabelRect> reserved = {drawRooflineFrame(dl, plot, left, top, right, bottom, th)};
 
   const auto roof = plot.roof();
   if (roof.size() >= 2) {
@@ -75,13 +59,15 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
       for (float y = top; y < bottom; y += 10 * s)
         dl->AddLine(ImVec2(ridge_x, y), ImVec2(ridge_x, std::min(y + 5 * s, bottom)), th.text_dim, 1.5f * s);
       const std::string label = "ridge " + g3(plot.ridgeIntensity()) + " FLOP/B: memory | compute";
-      textAt(ImVec2(std::max(left, ridge_x - ImGui::CalcTextSize(label.c_str()).x / 2), bottom - line_h - 4 * s),
-             th.text_dim, label);
+      reserved.push_back(drawPlotText(
+          dl, ImVec2(std::max(left, ridge_x - ImGui::CalcTextSize(label.c_str()).x / 2), bottom - line_h - 4 * s),
+          th.text_dim, label));
     }
     const std::string label = data.roof_label + ": " + g3(data.peak_tflops) + " TFLOP/s, " +
                               formatCount(data.bandwidth_gbps) + " GB/s";
-    textAt(ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, pts.back().y - line_h - 2 * s), th.label_text,
-           label);
+    reserved.push_back(drawPlotText(
+        dl, ImVec2(right - ImGui::CalcTextSize(label.c_str()).x - 4 * s, pts.back().y - line_h - 2 * s), th.label_text,
+        label));
   } else {
     dl->AddText(ImVec2(left + 6 * s, top + line_h + 6 * s), th.text_dim, "no ceilings for this GPU: no roof");
   }
@@ -126,15 +112,9 @@ void drawSweepTrajectory(ImDrawList* dl, ImVec2 min, ImVec2 max, const SweepPlot
     requests.push_back({l.point, size.x, size.y});
   }
   const auto placed = placeLabels(requests, discs, {left, top, right, bottom}, reserved);
-  for (size_t i = 0; i < labels.size(); ++i) {
-    if (!placed[i].placed) continue;  // hidden rather than drawn over another; the table lists every figure
-    const LabelRect& r = placed[i].rect;
-    if (placed[i].leader)
-      dl->AddLine(ImVec2(labels[i].point.x, labels[i].point.y),
-                  ImVec2(std::clamp(labels[i].point.x, r.x0, r.x1), std::clamp(labels[i].point.y, r.y0, r.y1)),
-                  labels[i].color, 1);
-    dl->AddText(ImVec2(r.x0, r.y0), labels[i].color, labels[i].text.c_str());
-  }
+  // A label with no free place is hidden rather than drawn over another; the table lists every figure.
+  for (size_t i = 0; i < labels.size(); ++i)
+    drawPlacedLabel(dl, placed[i], labels[i].point, labels[i].text, labels[i].color, labels[i].color);
 }
 
 }  // namespace fuselab::ui

@@ -11,9 +11,6 @@ namespace fuselab::ui {
 
 namespace {
 
-// What "Capture smaller instead" aims for.
-constexpr double kSmallerCaptureSeconds = 2;
-
 // Which sizes a workload reads (see kernels/): the rest are hidden.
 struct SizeUse {
   bool batch = true, seq = true, dim = true, hidden = true, out = false;
@@ -118,12 +115,12 @@ bool WorkbenchPanel::drawProgress(const WorkbenchStatus& status) {
   if (status.seconds_left) text += ", " + aboutSeconds(*status.seconds_left) + " left";
   ImGui::ProgressBar(static_cast<float>(status.fraction), ImVec2(-1, 0), text.c_str());
   if (status.estimated_s <= kLongCaptureSeconds) return false;
-  const WorkloadParams smaller = smallerForCapture(run_.params, status.estimated_s, kSmallerCaptureSeconds);
+  const WorkloadParams smaller = smallerForCapture(run_.params, status.estimated_s, kQuickCaptureSeconds);
   ImGui::TextWrapped("This capture takes %s in all (one forward: %s).", aboutSeconds(status.estimated_s).c_str(),
                      roundedSeconds(status.forward_s).c_str());
   if (smaller.batch == run_.params.batch && smaller.seq == run_.params.seq) return false;
   const std::string label = "Capture " + std::to_string(smaller.batch * smaller.seq) + " tokens instead (" +
-                            aboutSeconds(kSmallerCaptureSeconds) + ")";
+                            aboutSeconds(kQuickCaptureSeconds) + ")";
   if (!ImGui::Button(label.c_str())) return false;
   run_.params = smaller;
   return true;
