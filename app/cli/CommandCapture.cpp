@@ -33,8 +33,6 @@ namespace {
 
 constexpr int kExitBadValue = 2;
 constexpr int kExitFailed = 1;
-// What the sizes suggested before a long capture aim for.
-constexpr double kQuickCaptureSeconds = 2;
 
 struct CaptureArgs {
   std::string workload = "mlp";

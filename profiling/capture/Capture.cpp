@@ -71,7 +71,7 @@ class CaptureSession {
     cupti_.stop();
     if (result_.steps_done < options_.steps) return finishCancelled();
     report(progress_, 0.92, "timing without the profiler");
-    for (int b = 0; b < plan_.unprofiled_blocks - (options_.warmup > 0 ? 1 : 0); ++b) timeUnprofiled();
+    for (int b = 0; b < plan_.unprofiled_blocks_after; ++b) timeUnprofiled();
     const ObserverEffect effect = observerEffect();
     result_.observer_effect = effect;
     report(progress_, 0.95, "merging");
@@ -116,7 +116,7 @@ class CaptureSession {
       estimate(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     target_.synchronize();
-    if (options_.warmup > 0) {
+    for (int b = 0; b < plan_.unprofiled_blocks_before; ++b) {
       if (cancelled(progress_)) return false;
       report(progress_, warmupShare(options_.warmup), "timing without the profiler");
       timeUnprofiled();
@@ -244,7 +244,7 @@ class CaptureSession {
     effect.unprofiled_steps = unprofiled_done_;
     effect.unprofiled_block_ns = unprofiled_block_ns_;
     effect.profiled_step_ns = profiled_step_ns_;
-    effect.unprofiled_blocks_before = options_.warmup > 0 ? 1 : 0;
+    effect.unprofiled_blocks_before = plan_.unprofiled_blocks_before;
     return effect;
   }
 

@@ -15,13 +15,14 @@ CapturePlan planCapture(const CaptureOptions& options) {
   plan.warmups = std::max(options.warmup, 0);
   plan.profiled_warmups = plan.warmups > 0 ? kProfiledWarmups : 0;
   plan.steps = std::max(options.steps, 0);
-  plan.unprofiled_blocks = (plan.warmups > 0 ? 1 : 0) + kUnprofiledBlocksAfter;
+  plan.unprofiled_blocks_before = plan.warmups > 0 ? 1 : 0;
+  plan.unprofiled_blocks_after = kUnprofiledBlocksAfter;
   plan.forwards_per_block = std::clamp(options.steps, kMinUnprofiledPerBlock, kMaxUnprofiledPerBlock);
   return plan;
 }
 
 double estimateCaptureSeconds(const CapturePlan& plan, double forward_s) {
-  const int unprofiled = plan.warmups + plan.unprofiled_blocks * plan.forwards_per_block;
+  const int unprofiled = plan.warmups + plan.unprofiledBlocks() * plan.forwards_per_block;
   const int profiled = plan.profiled_warmups + plan.steps;
   return forward_s * (double(unprofiled) + kProfiledSlowdown * double(profiled));
 }

@@ -14,10 +14,14 @@ struct CapturePlan {
   int warmups = 0;            // the user's, unprofiled
   int profiled_warmups = 0;   // with the collectors on, left out of the trace (none without a warm-up)
   int steps = 0;              // recorded
-  int unprofiled_blocks = 0;  // for the observer effect: one before the collectors (after a warm-up), two after
+  // For the observer effect: one block before the collectors (after a
+  // warm-up), kUnprofiledBlocksAfter after them.
+  int unprofiled_blocks_before = 0;
+  int unprofiled_blocks_after = 0;
   int forwards_per_block = 0;
 
-  int totalForwards() const { return warmups + profiled_warmups + steps + unprofiled_blocks * forwards_per_block; }
+  int unprofiledBlocks() const { return unprofiled_blocks_before + unprofiled_blocks_after; }
+  int totalForwards() const { return warmups + profiled_warmups + steps + unprofiledBlocks() * forwards_per_block; }
 };
 
 // Forwards the profiler runs as its own warm-up, and those timed in each
@@ -40,6 +44,8 @@ double estimateCaptureSeconds(const CapturePlan& plan, double forward_s);
 // A capture expected to last longer than this is announced with its
 // estimate and a smaller size to try.
 inline constexpr double kLongCaptureSeconds = 10;
+// What the smaller size offered then aims for (smallerForCapture).
+inline constexpr double kQuickCaptureSeconds = 2;
 
 // Smaller sizes for a capture estimated at `estimated_s`, to take about
 // `target_s`: fewer tokens (batch first, then seq), halved until the time,

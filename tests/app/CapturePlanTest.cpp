@@ -13,7 +13,8 @@ TEST(CapturePlan, CountsEveryForwardOfTheCapture) {
   EXPECT_EQ(plan.warmups, 3);
   EXPECT_EQ(plan.profiled_warmups, kProfiledWarmups);
   EXPECT_EQ(plan.steps, 3);
-  EXPECT_EQ(plan.unprofiled_blocks, 3);  // one before the collectors, two after
+  EXPECT_EQ(plan.unprofiled_blocks_before, 1);  // one before the collectors, two after
+  EXPECT_EQ(plan.unprofiled_blocks_after, 2);
   EXPECT_EQ(plan.forwards_per_block, 3);
   EXPECT_EQ(plan.totalForwards(), 3 + 6 + 3 + 9);
 
@@ -21,7 +22,8 @@ TEST(CapturePlan, CountsEveryForwardOfTheCapture) {
   o.steps = 200;
   const CapturePlan cold = planCapture(o);
   EXPECT_EQ(cold.profiled_warmups, 0);
-  EXPECT_EQ(cold.unprofiled_blocks, 2);
+  EXPECT_EQ(cold.unprofiled_blocks_before, 0);
+  EXPECT_EQ(cold.unprofiled_blocks_after, 2);
   EXPECT_EQ(cold.forwards_per_block, kMaxUnprofiledPerBlock);
 }
 
