@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "app/report/EventJson.h"
 #include "app/report/MeasuredReport.h"
+#include "app/report/MemoryReport.h"
 #include "app/report/RooflineReport.h"
 #include "profiling/trace/DurationText.h"
 #include "profiling/trace/ObserverEffect.h"
@@ -92,16 +94,6 @@ void writeCpuOps(std::ostringstream& out, const TraceAnalysis& a, size_t top) {
   }
 }
 
-nlohmann::ordered_json eventJson(const Trace& trace, EventRef r, int64_t origin) {
-  const Track& t = trace.tracks[r.track];
-  return {{"name", std::string(trace.name(r))},
-          {"category", std::string(categoryName(t.category[r.index]))},
-          {"track", r.track},
-          {"index", r.index},
-          {"start_ns", t.start_ns[r.index] - origin},
-          {"dur_ns", t.dur_ns[r.index]}};
-}
-
 nlohmann::ordered_json idleJson(const IdleBreakdown& idle) {
   return {{"host_wait_ns", idle.host_wait_ns},         {"kernel_wait_ns", idle.kernel_wait_ns},
           {"other_ns", idle.other_ns},                 {"total_ns", idle.totalNs()},
@@ -167,7 +159,11 @@ nlohmann::ordered_json cpuOpsJson(const TraceAnalysis& a) {
                    {"self_ns", r.self_ns},
                    {"total_ns", r.total_ns},
                    {"gpu_ns", r.gpu_ns},
-                   {"gpu_ops", r.gpu_ops}});
+                   {"gpu_ops", r.gpu_ops},
+                   {"cpu_memory_bytes", r.cpu_memory_bytes},
+                   {"self_cpu_memory_bytes", r.self_cpu_memory_bytes},
+                   {"device_memory_bytes", r.device_memory_bytes},
+                   {"self_device_memory_bytes", r.self_device_memory_bytes}});
   return ops;
 }
 
@@ -251,6 +247,7 @@ std::string analysisText(const Trace& trace, const TraceAnalysis& a, const Repor
   out << "\n";
   writeMeasuredText(out, a, options.top_kernels);
   writeCpuOps(out, a, options.top_cpu_ops);
+  writeMemoryText(out, trace, a.memory);
   out << "\nDiagnostics:";
   if (a.diagnostics.empty()) out << " none";
   out << "\n";
@@ -285,6 +282,7 @@ nlohmann::ordered_json analysisJson(const Trace& trace, const TraceAnalysis& a, 
   j["ceilings"] = ceilingsJson(a.roofline.ceilings);
   j["roofline"] = rooflineJson(trace, a, origin);
   j["cpu_ops"] = cpuOpsJson(a);
+  if (!a.memory.empty()) j["memory"] = memoryJson(trace, a.memory, origin);
   j["verdict"] = {{"kind", std::string(verdictName(a.verdict.kind))},
                   {"utilization", a.verdict.utilization},
                   {"host_wait_share", a.verdict.host_wait_share},

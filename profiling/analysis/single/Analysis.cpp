@@ -47,7 +47,12 @@ TraceAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
   a.launch_delay_summary = summarizeLaunchDelays(a.launch_delays);
   a.steps = computeSteps(trace);
   a.kernels = kernelTable(trace, a.scope);
-  a.cpu_ops = cpuOpTable(trace);
+  {
+    const MemoryEvents memory = readMemoryEvents(trace);
+    const OpMemory op_memory = opMemory(trace, memory);
+    a.cpu_ops = cpuOpTable(trace, op_memory);
+    if (!memory.empty()) a.memory = summarizeMemory(trace, memory, op_memory);
+  }
   a.verdict = decideVerdict(a.utilization, a.idle, a.gpu_op_count);
   a.diagnostics = findDiagnostics(trace, a.steps);
   addMeasuredFigures(trace, a);  // needs only the kernel rows: done while the work is attributed

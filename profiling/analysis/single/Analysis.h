@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "profiling/analysis/memory/MemorySummary.h"
 #include "profiling/analysis/single/AnalysisDiagnostics.h"
 #include "profiling/analysis/single/AnalysisGaps.h"
 #include "profiling/analysis/single/AnalysisLaunch.h"
@@ -45,6 +46,7 @@ struct TraceAnalysis {
   Verdict verdict;
   std::vector<Diagnostic> diagnostics;
   RooflineAnalysis roofline;
+  MemorySummary memory;  // empty when the trace recorded no memory events
   uint64_t kernel_count = 0;  // kernels in scope
   uint64_t gpu_op_count = 0;  // kernels + memcpy + memset in scope
 };

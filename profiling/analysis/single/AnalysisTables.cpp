@@ -41,7 +41,7 @@ bool isTableCategory(Category c) {
 }
 }  // namespace
 
-std::vector<CpuOpRow> cpuOpTable(const Trace& trace) {
+std::vector<CpuOpRow> cpuOpTable(const Trace& trace, const OpMemory& memory) {
   std::map<std::pair<uint32_t, Category>, CpuOpRow> rows;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
@@ -86,6 +86,13 @@ std::vector<CpuOpRow> cpuOpTable(const Trace& trace) {
       row.self_ns += std::max<int64_t>(0, self[i]);
       row.gpu_ns += gpu_ns[i];
       row.gpu_ops += gpu_ops[i];
+      if (!memory.empty()) {
+        const OpMemoryBytes& m = memory.per_track[ti][i];
+        row.cpu_memory_bytes += m.cpu;
+        row.self_cpu_memory_bytes += m.self_cpu;
+        row.device_memory_bytes += m.device;
+        row.self_device_memory_bytes += m.self_device;
+      }
     }
   }
   std::vector<CpuOpRow> out;

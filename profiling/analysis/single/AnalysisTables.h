@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profiling/analysis/memory/OpMemory.h"
 #include "profiling/analysis/single/AnalysisScope.h"
 #include "profiling/analysis/work/Roofline.h"
 #include "profiling/trace/Trace.h"
@@ -45,10 +46,17 @@ struct CpuOpRow {
   int64_t total_ns = 0;  // duration (a recursive call counts once per call)
   int64_t gpu_ns = 0;    // GPU time of the ops launched from inside it (0 for aten::t)
   uint64_t gpu_ops = 0;  // how many GPU ops it launched
+  // Memory allocated (net bytes) inside it, as torch's key_averages() counts
+  // it (OpMemory.h); 0 when the trace recorded no memory.
+  int64_t cpu_memory_bytes = 0;
+  int64_t self_cpu_memory_bytes = 0;
+  int64_t device_memory_bytes = 0;
+  int64_t self_device_memory_bytes = 0;
 };
 
 // cpu_op, cuda_runtime and cuda_driver events of the whole trace grouped by
-// (name, category), by total time descending.
-std::vector<CpuOpRow> cpuOpTable(const Trace& trace);
+// (name, category), by total time descending; with the memory of `memory`
+// when it has any.
+std::vector<CpuOpRow> cpuOpTable(const Trace& trace, const OpMemory& memory = {});
 
 }  // namespace fuselab
