@@ -1,8 +1,12 @@
 // `fuselab export IN OUT [--gzip]`: reads a Chrome/Kineto trace and writes it
-// back in fuselab's Kineto dialect (.json <-> .json.gz). OUT is written
-// atomically and only once IN has been read completely.
+// back in fuselab's Kineto dialect (.json <-> .json.gz); with OUT.folded,
+// its folded stacks (FoldedStacks.h) of CPU or GPU time over the captured
+// steps or --range. OUT is written atomically and only once IN has been read
+// completely.
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -10,6 +14,8 @@
 #include <sstream>
 
 #include "app/cli/Commands.h"
+#include "app/cli/TimeRangeArg.h"
+#include "profiling/analysis/stacks/FoldedStacks.h"
 #include "profiling/trace/AtomicFile.h"
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
@@ -22,6 +28,8 @@ struct ExportArgs {
   std::string input;
   std::string output;
   bool gzip = false;
+  std::string metric = "cpu";
+  std::string range;
 };
 
 std::string sizeText(uintmax_t bytes) {
@@ -36,6 +44,37 @@ std::string sizeText(uintmax_t bytes) {
   return s.str();
 }
 
+bool isFolded(const std::string& path) { return std::filesystem::path(path).extension() == ".folded"; }
+
+int writeFolded(const Trace& trace, const ExportArgs& args) {
+  FlameGraphRange range = analysisFlameRange(trace);
+  if (!args.range.empty()) {
+    std::string why;
+    const auto r = parseTimeRange(args.range, &why);
+    if (!r) {
+      std::cerr << "fuselab export: --range: " << why << "\n";
+      return 2;
+    }
+    range = FlameGraphRange{trace.beginNs() + int64_t(r->begin_ns), trace.beginNs() + int64_t(r->end_ns), {}};
+  }
+  const FlameMetric metric = args.metric == "gpu" ? FlameMetric::Gpu : FlameMetric::Cpu;
+  const FlameGraph graph = buildFlameGraph(trace, range);
+  const std::string text = foldedStacks(trace, graph, metric);
+  try {
+    writeFileAtomically(args.output, text);
+  } catch (const FileWriteError& e) {
+    std::cerr << "fuselab export: " << e.what() << "\n";
+    return 1;
+  }
+  const size_t lines = size_t(std::count(text.begin(), text.end(), '\n'));
+  std::cout << "wrote " << args.output << ": " << lines << " stacks of " << args.metric << " time, "
+            << std::llround(double(graph.total(metric)) / 1000.0) << " us in all\n";
+  if (lines == 0)
+    std::cout << "  note: no " << args.metric << " time in that range"
+              << (metric == FlameMetric::Gpu ? " (the trace has no GPU ops there)" : "") << "\n";
+  return 0;
+}
+
 int runExport(const ExportArgs& args) {
   Trace trace;
   try {
@@ -43,6 +82,11 @@ int runExport(const ExportArgs& args) {
   } catch (const TraceImportError& e) {
     std::cerr << "fuselab export: " << e.what() << "\n";
     return 1;
+  }
+  if (isFolded(args.output)) return writeFolded(trace, args);
+  if (!args.range.empty() || args.metric != "cpu") {
+    std::cerr << "fuselab export: --metric and --range are for folded stacks (OUT ending in .folded)\n";
+    return 2;
   }
   bool gzip = args.gzip || std::filesystem::path(args.output).extension() == ".gz";
   try {
@@ -66,10 +110,17 @@ int runExport(const ExportArgs& args) {
 
 void addExportCommand(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ExportArgs>();
-  auto* cmd = app.add_subcommand("export", "Convert a trace (.json <-> .json.gz) into fuselab's Kineto dialect");
+  auto* cmd = app.add_subcommand(
+      "export", "Convert a trace (.json <-> .json.gz) into fuselab's Kineto dialect, or write its folded stacks (.folded)");
   cmd->add_option("in", args->input, "Chrome/Kineto trace to read (.json or .json.gz)")->required();
-  cmd->add_option("out", args->output, "File to write (gzip when it ends in .gz)")->required();
+  cmd->add_option("out", args->output,
+                  "File to write: gzip when it ends in .gz, folded stacks (flamegraph.pl, speedscope) in .folded")
+      ->required();
   cmd->add_flag("--gzip", args->gzip, "Compress the output even if its name does not end in .gz");
+  cmd->add_option("--metric", args->metric, "Folded stacks: self time on the CPU, or GPU time under its launch's stack")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
+  cmd->add_option("--range", args->range,
+                  "Folded stacks: START:END since the trace start (default: the captured steps), e.g. 1ms:3ms");
   cmd->callback([args, &exit_code] { exit_code = runExport(*args); });
 }
 
