@@ -35,6 +35,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
   links_.clear();
   selected_.reset();
   selected_flows_.clear();
+  highlight_name_ = 0;
   layout_ = {};
   layout_row_height_ = 0;
   label_font_size_ = 0;
@@ -157,6 +158,9 @@ void TimelineView::rebuildLayout(float row_height) {
   o.lane_padding = std::floor(row_height * 0.2f);
   o.header_height = std::floor(row_height * 1.1f);
   o.collapsed_ranks = collapsed_ranks_;
+  if (analysis_)
+    for (const DeviceMemory& d : analysis_->memory.devices) o.memory_lanes.push_back(d.device);
+  o.memory_lane_height = std::floor(row_height * 3.5f);
   layout_ = layoutLanes(*trace_, o);
   layout_row_height_ = row_height;
   lanes_.rebuild(layout_, row_height);  // the step band is a row high
@@ -384,8 +388,8 @@ void TimelineView::drawLanes(const Theme& th, const Ruler& ruler, float height) 
   ImGui::InvisibleButton("##canvas", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x),
                                             std::max(layout_.total_height, height)));
   const bool hovered = ImGui::IsItemHovered();
-  const LaneFrame f{&th, ImGui::GetWindowDrawList(), &axis_, &layout_, content.y, win_min, win_max, scroll_y,
-                    scroll_y + height};
+  const LaneFrame f{&th,     ImGui::GetWindowDrawList(), &axis_, &layout_, content.y, win_min, win_max, scroll_y,
+                    scroll_y + height, highlight_name_};
 
   handleWheelAndDrag(hovered, scroll_y);
   lanes_.prepare(f);

@@ -86,6 +86,10 @@ class TimelineView {
   std::optional<ImVec2> rankHeaderPos(int rank) const;
 
   std::optional<EventRef> selected() const { return selected_; }
+  // Outlines every event named `name_id` (a frame chosen in the flame graph;
+  // 0: none).
+  void highlightName(uint32_t name_id) { highlight_name_ = name_id; }
+  uint32_t highlightedName() const { return highlight_name_; }
   const TimeAxis& axis() const { return axis_; }
   bool hasTrace() const { return trace_ != nullptr; }
   // Screen rectangle the timeline occupied in the last draw (for screenshots
@@ -143,6 +147,7 @@ class TimelineView {
   std::vector<CollectiveLink> links_;  // by begin
   CriticalPathOverlay critical_path_;
   bool show_critical_path_ = false;
+  uint32_t highlight_name_ = 0;
   double longest_link_ns_ = 0;
 
   float drag_distance_ = 0;

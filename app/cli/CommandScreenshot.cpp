@@ -32,6 +32,7 @@ struct ScreenshotArgs {
   std::string area = "window";
   std::string select;
   bool critical_path = false;
+  std::string metric = "cpu";
 };
 
 int runScreenshot(const ScreenshotArgs& a) {
@@ -80,9 +81,12 @@ int runScreenshot(const ScreenshotArgs& a) {
   o.theme = *ui::parseThemeKind(a.theme);
   o.area = a.area == "timeline"   ? ScreenshotArea::Timeline
            : a.area == "roofline" ? ScreenshotArea::Roofline
+           : a.area == "flame"    ? ScreenshotArea::Flame
+           : a.area == "memory"   ? ScreenshotArea::Memory
                                   : ScreenshotArea::Window;
   o.select = a.select;
   o.critical_path = a.critical_path;
+  o.flame_gpu = a.metric == "gpu";
   try {
     RgbaImage image = writeHeadlessScreenshot(trace, label, o);
     std::cout << "wrote " << a.out << " (" << image.width << "x" << image.height << ")\n";
@@ -121,11 +125,16 @@ void addScreenshotCommand(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--area", args->area,
                   "window, timeline (only the timeline, filling the image) or roofline (the Roofline tab, with the "
-                  "ceilings measured on the trace's GPU when `fuselab ceilings` kept them)")
-      ->check(CLI::IsMember({"window", "timeline", "roofline"}))
+                  "ceilings measured on the trace's GPU when `fuselab ceilings` kept them), flame (the flame "
+                  "graph of the captured steps; --metric gpu for GPU time) or memory (memory over time and the ops "
+                  "that allocated most)")
+      ->check(CLI::IsMember({"window", "timeline", "roofline", "flame", "memory"}))
       ->capture_default_str();
   cmd->add_option("--select", args->select,
                   "Select the first event with this name (e.g. aten::linear) to show its flow arrows");
+  cmd->add_option("--metric", args->metric, "--area flame: cpu (CPU time by stack) or gpu (GPU time under its launch's stack)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->capture_default_str();
   cmd->add_flag("--critical-path", args->critical_path,
                 "Draw the critical path over the timeline (what set each step's time)");
   cmd->callback([args, &exit_code] { exit_code = runScreenshot(*args); });

@@ -8,7 +8,8 @@
 
 namespace fuselab {
 
-enum class ScreenshotArea { Window, Timeline, Roofline };  // Roofline: the Roofline tab filling the image
+// Roofline, Flame, Memory: that tab filling the image.
+enum class ScreenshotArea { Window, Timeline, Roofline, Flame, Memory };
 
 struct ScreenshotRequest {
   std::filesystem::path path;

@@ -279,6 +279,18 @@ void Workspace::drawFrame(ScreenshotArea area) {
     ImGui::End();
     return;
   }
+  if (area == ScreenshotArea::Flame || area == ScreenshotArea::Memory) {
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::Begin("##panel_only", nullptr, kHostFlags);
+    if (trace_ && area == ScreenshotArea::Flame) flame_panel_.drawContent(*trace_, analysis_.get(), th, timeline_);
+    if (trace_ && analysis_ && area == ScreenshotArea::Memory) {
+      if (analysis_->memory.empty()) ImGui::TextDisabled("This trace recorded no memory (profile_memory=True, or capture --memory).");
+      else ui::drawMemoryPanel(*trace_, *analysis_, th, timeline_);
+    }
+    ImGui::End();
+    return;
+  }
   if (area == ScreenshotArea::Roofline) {
     ImGui::SetNextWindowPos(vp->Pos);
     ImGui::SetNextWindowSize(vp->Size);
@@ -334,6 +346,8 @@ void Workspace::drawFrame(ScreenshotArea area) {
     run_panels_.drawTableTabs(th, timeline_);
     stats_.drawTableTabs(trace_.get(), analysis_.get(), th, timeline_);
     critical_path_panel_.drawTab(trace_.get(), th, timeline_);
+    flame_panel_.drawTab(trace_.get(), analysis_.get(), th, timeline_);
+    ui::drawMemoryTab(trace_.get(), analysis_.get(), th, timeline_);
     ImGui::EndTabBar();
   }
   ImGui::EndChild();

@@ -24,6 +24,8 @@
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/panels/CriticalPathPanel.h"
+#include "ui/panels/FlamePanel.h"
+#include "ui/panels/MemoryPanel.h"
 #include "ui/panels/RunPanels.h"
 #include "ui/panels/StatsPanel.h"
 #include "ui/Theme.h"
@@ -97,6 +99,7 @@ class Workspace {
   void setWorkbenchPanel(std::string title, std::function<void()> draw);
 
   ui::TimelineView& timeline() { return timeline_; }
+  ui::FlamePanel& flamePanel() { return flame_panel_; }
   Settings& settings() { return settings_; }
   ui::ThemeKind themeKind() const;
   // Draw with this theme instead of the settings' (offscreen screenshots).
@@ -124,6 +127,7 @@ class Workspace {
   ui::TimelineView timeline_;
   ui::StatsPanel stats_;
   ui::CriticalPathPanel critical_path_panel_;
+  ui::FlamePanel flame_panel_;
   ui::RunPanels run_panels_;
   TraceLoader loader_;
 

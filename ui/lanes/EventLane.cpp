@@ -33,6 +33,8 @@ void EventLane::drawEvents(const LaneFrame& f) const {
     ImU32 fill = eventColor(th, track.category[r.first], name);
     if (r.folded()) {
       f.dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), withAlpha(fill, 0.55f));
+      if (f.highlight_name && track.name_id[r.first] == f.highlight_name)
+        f.dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y1 + 1), th.selection, 0, 0, 2 * th.scale);
       if (x1 - x0 > 4) {
         // A zigzag on top says "several events here".
         float mid = (y0 + y1) * 0.5f;
@@ -46,6 +48,8 @@ void EventLane::drawEvents(const LaneFrame& f) const {
     }
     f.dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), fill);
     if (x1 - x0 > 4) f.dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), th.event_border);
+    if (f.highlight_name && track.name_id[r.first] == f.highlight_name)
+      f.dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y1 + 1), th.selection, 0, 0, 2 * th.scale);
     if (x1 - x0 > fs * 1.5f)
       drawFittedText(f.dl, std::max(x0, f.timeX0()), std::min(x1, f.timeX1()), (y0 + y1) * 0.5f,
                      textColorOn(th, fill), shortEventName(name));

@@ -32,6 +32,7 @@ struct LaneFrame {
   float content_y = 0;                // screen y of band y = 0
   ImVec2 win_min{0, 0}, win_max{0, 0};  // the band area on screen
   float vis_top = 0, vis_bottom = 0;  // the visible band y range
+  uint32_t highlight_name = 0;        // events of this name are outlined (a flame graph frame); 0: none
 
   float sy(float band_y) const { return content_y + band_y; }
   float timeX0() const { return axis->origin_px; }
@@ -48,6 +49,7 @@ struct LaneHover {
   std::optional<GapRect> gap;
   int rank = -1;
   size_t step = SIZE_MAX;  // a step of the step band
+  int64_t memory_point = -1;  // a point of a memory lane's curve
 
   bool empty() const { return lane == nullptr; }
 };

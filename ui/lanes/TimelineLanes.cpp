@@ -5,6 +5,7 @@
 
 #include "ui/lanes/GpuStreamLane.h"
 #include "ui/lanes/GroupHeaderLane.h"
+#include "ui/lanes/MemoryLane.h"
 
 namespace fuselab::ui {
 
@@ -46,6 +47,12 @@ void TimelineLanes::rebuild(const LaneLayout& layout, float step_band_height) {
       lanes_.push_back(std::make_unique<EventLane>(*trace_, analysis_, layout, lane, depths, i));
   }
   addHeadersAbove(layout.total_height);
+  if (analysis_) {
+    for (const MemoryLaneSlot& slot : layout.memory_lanes)
+      if (slot.device < analysis_->memory.devices.size())
+        lanes_.push_back(std::make_unique<MemoryLane>(*trace_, analysis_->memory.devices[slot.device], slot, lanes_.size()));
+    std::stable_sort(lanes_.begin(), lanes_.end(), [](const auto& a, const auto& b) { return a->top() < b->top(); });
+  }
   if (analysis_ && !analysis_->steps.empty()) step_band_ = std::make_unique<StepBand>(analysis_->steps, step_band_height);
 }
 

@@ -80,9 +80,21 @@ LaneLayout layoutLanes(const Trace& trace, const LaneLayoutOptions& options) {
 
   float y = 0;
   std::optional<std::pair<int, LaneGroup>> current;  // (rank, group) of the last header
+  bool memory_placed = options.memory_lanes.empty();
+  auto placeMemory = [&] {
+    memory_placed = true;
+    layout.headers.push_back({LaneGroup::Other, "Memory", y, options.header_height});
+    y += options.header_height;
+    for (size_t d = 0; d < options.memory_lanes.size(); ++d) {
+      layout.memory_lanes.push_back(MemoryLaneSlot{d, options.memory_lanes[d], y, options.memory_lane_height});
+      y += options.memory_lane_height;
+    }
+    current.reset();
+  };
   for (uint32_t ti : order) {
     const Track& t = trace.tracks[ti];
     LaneGroup g = laneGroupOf(t);
+    if (!memory_placed && g == LaneGroup::Other && t.rank < 0) placeMemory();
     if (t.rank >= 0) {
       if (!current || current->first != t.rank) {
         LaneGroupHeader h{g, "rank " + std::to_string(t.rank), y, options.header_height, t.rank};
@@ -110,6 +122,7 @@ LaneLayout layoutLanes(const Trace& trace, const LaneLayoutOptions& options) {
     y += lane.height;
     layout.lanes.push_back(std::move(lane));
   }
+  if (!memory_placed) placeMemory();
   layout.total_height = y;
   layout.lane_of_track.assign(trace.tracks.size(), -1);
   for (size_t i = 0; i < layout.lanes.size(); ++i) layout.lane_of_track[layout.lanes[i].track] = static_cast<int32_t>(i);

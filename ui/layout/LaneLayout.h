@@ -41,11 +41,24 @@ struct LaneLayoutOptions {
   float lane_padding = 4;   // above and below the rows of one lane
   float header_height = 20;  // group title row
   std::vector<int> collapsed_ranks;  // ranks whose lanes are hidden (merged runs)
+  // One memory lane per label (device memory the trace recorded: "cuda:0",
+  // "cpu"), under a "Memory" header after the GPU lanes.
+  std::vector<std::string> memory_lanes;
+  float memory_lane_height = 60;
+};
+
+// A memory lane's band: device `device` of the analysis' memory summary.
+struct MemoryLaneSlot {
+  size_t device = 0;
+  std::string label;
+  float top = 0;
+  float height = 0;
 };
 
 struct LaneLayout {
   std::vector<Lane> lanes;  // top to bottom
   std::vector<LaneGroupHeader> headers;
+  std::vector<MemoryLaneSlot> memory_lanes;  // top to bottom
   std::vector<int32_t> lane_of_track;  // index into lanes per track, -1 without a lane
   float row_height = 18;
   float lane_padding = 4;

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "profiling/analysis/memory/MemoryText.h"
 #include "profiling/trace/DurationText.h"
 #include "profiling/trace/MemoryBudget.h"
 #include "profiling/trace/ObserverEffect.h"
@@ -138,6 +139,19 @@ void StatsPanel::drawSummary(const Trace* trace, const TraceAnalysis* analysis, 
               formatDuration(a.launch_delay_summary.max_ns).c_str());
   ImGui::TextDisabled("launch call end -> GPU start, %llu GPU ops",
                       static_cast<unsigned long long>(a.launch_delay_summary.count));
+  for (const DeviceMemory& d : a.memory.devices) {  // the peak and what made it
+    ImGui::Spacing();
+    ImGui::Text("Memory peak  %s on %s", formatMemoryBytes(d.peak_allocated_bytes).c_str(), d.device.c_str());
+    if (d.peak_op) {
+      ImGui::TextDisabled("in %s (%s reserved)", std::string(trace->name(*d.peak_op)).c_str(),
+                          formatMemoryBytes(d.peak_reserved_bytes).c_str());
+      if (ImGui::IsItemClicked()) timeline.select(*d.peak_op, /*reveal=*/true);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: show it on the timeline; the Memory tab has the whole curve");
+    }
+    if (!d.out_of_memory.empty())
+      ImGui::TextColored(toVec4(th.selection), "%zu out-of-memory event%s", d.out_of_memory.size(),
+                         d.out_of_memory.size() == 1 ? "" : "s");
+  }
   ImGui::Text("GPU ops in scope  %llu (%llu kernels)", static_cast<unsigned long long>(a.gpu_op_count),
               static_cast<unsigned long long>(a.kernel_count));
   if (!a.steps.empty()) {
@@ -319,7 +333,11 @@ void StatsPanel::drawKernelTable(const TraceAnalysis& a, TimelineView& timeline)
 }
 
 void StatsPanel::drawCpuOpTable(const TraceAnalysis& a, TimelineView& timeline) {
-  if (!ImGui::BeginTable("cpu_ops", 7, kTableFlags)) return;
+  // The memory columns only for traces that recorded memory.
+  const bool memory = !a.memory.empty();
+  if (ImGui::SmallButton("Copy as CSV")) ImGui::SetClipboardText(cpuOpTableCsv(a.cpu_ops).c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The whole table, memory columns included, for a spreadsheet");
+  if (!ImGui::BeginTable("cpu_ops", memory ? 11 : 7, kTableFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("Kind");
@@ -328,6 +346,12 @@ void StatsPanel::drawCpuOpTable(const TraceAnalysis& a, TimelineView& timeline) 
   ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("GPU time", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("GPU ops", ImGuiTableColumnFlags_PreferSortDescending);
+  if (memory) {  // as torch's key_averages() counts them
+    ImGui::TableSetupColumn("Self CPU mem", ImGuiTableColumnFlags_PreferSortDescending);
+    ImGui::TableSetupColumn("CPU mem", ImGuiTableColumnFlags_PreferSortDescending);
+    ImGui::TableSetupColumn("Self device mem", ImGuiTableColumnFlags_PreferSortDescending);
+    ImGui::TableSetupColumn("Device mem", ImGuiTableColumnFlags_PreferSortDescending);
+  }
   ImGui::TableHeadersRow();
   if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty) {
     if (specs->SpecsCount > 0) {
@@ -340,7 +364,11 @@ void StatsPanel::drawCpuOpTable(const TraceAnalysis& a, TimelineView& timeline) 
         case 3: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.total_ns; }, asc); break;
         case 4: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.self_ns; }, asc); break;
         case 5: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.gpu_ns; }, asc); break;
-        default: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.gpu_ops; }, asc); break;
+        case 6: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.gpu_ops; }, asc); break;
+        case 7: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.self_cpu_memory_bytes; }, asc); break;
+        case 8: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.cpu_memory_bytes; }, asc); break;
+        case 9: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.self_device_memory_bytes; }, asc); break;
+        default: sortRows(cpu_order_, rows, [](const CpuOpRow& r) { return r.device_memory_bytes; }, asc); break;
       }
     }
     specs->SpecsDirty = false;
@@ -368,6 +396,11 @@ void StatsPanel::drawCpuOpTable(const TraceAnalysis& a, TimelineView& timeline) 
       ImGui::TextUnformatted(r.gpu_ops ? formatDuration(r.gpu_ns).c_str() : "-");
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(r.gpu_ops));
+      if (memory)
+        for (int64_t bytes : {r.self_cpu_memory_bytes, r.cpu_memory_bytes, r.self_device_memory_bytes, r.device_memory_bytes}) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(bytes ? formatMemoryBytes(bytes).c_str() : "-");
+        }
     }
   }
   ImGui::EndTable();

@@ -49,6 +49,10 @@ MemorySummary summarizeMemory(const Trace& trace, const MemoryEvents& memory, co
     if (e.bytes > 0) ++d.allocations, d.allocated_bytes += e.bytes;
     if (e.bytes < 0) ++d.frees, d.freed_bytes -= e.bytes;
     if (e.total_allocated < 0) continue;
+    d.curve.ts_ns.push_back(e.ts_ns);
+    d.curve.allocated.push_back(e.total_allocated);
+    d.curve.reserved.push_back(std::max<int64_t>(0, e.total_reserved));
+    d.curve.track.push_back(e.track);
     if (first) d.start_allocated_bytes = std::max<int64_t>(0, e.total_allocated - e.bytes);
     d.end_allocated_bytes = e.total_allocated;
     d.peak_reserved_bytes = std::max(d.peak_reserved_bytes, e.total_reserved);

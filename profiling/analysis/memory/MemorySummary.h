@@ -20,6 +20,17 @@ struct OutOfMemoryAt {
   std::optional<EventRef> op;  // the innermost op in flight on its thread
 };
 
+// Allocated and reserved bytes after each memory event of one device (those
+// that carry the totals), by time: what the memory lane draws.
+struct MemoryCurve {
+  std::vector<int64_t> ts_ns;
+  std::vector<int64_t> allocated;
+  std::vector<int64_t> reserved;
+  // The innermost op in flight at each point, on the event's thread.
+  std::vector<uint32_t> track;  // UINT32_MAX when the thread is unknown
+  size_t size() const { return ts_ns.size(); }
+};
+
 struct DeviceMemory {
   std::string device;  // "cpu", "cuda:0"
   int device_type = 0;
@@ -36,6 +47,7 @@ struct DeviceMemory {
   int64_t start_allocated_bytes = 0;  // held before the first event
   int64_t end_allocated_bytes = 0;    // held after the last
   std::vector<OutOfMemoryAt> out_of_memory;
+  MemoryCurve curve;
 };
 
 struct MemorySummary {

@@ -103,4 +103,27 @@ std::vector<CpuOpRow> cpuOpTable(const Trace& trace, const OpMemory& memory) {
   return out;
 }
 
+namespace {
+std::string csvField(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+}  // namespace
+
+std::string cpuOpTableCsv(const std::vector<CpuOpRow>& rows) {
+  std::string out =
+      "name,kind,calls,total_ns,self_ns,gpu_ns,gpu_ops,self_cpu_memory_bytes,cpu_memory_bytes,"
+      "self_device_memory_bytes,device_memory_bytes\n";
+  for (const CpuOpRow& r : rows) {
+    out += csvField(r.name) + "," + std::string(categoryName(r.category));
+    for (int64_t v : {int64_t(r.calls), r.total_ns, r.self_ns, r.gpu_ns, int64_t(r.gpu_ops), r.self_cpu_memory_bytes,
+                      r.cpu_memory_bytes, r.self_device_memory_bytes, r.device_memory_bytes})
+      out += "," + std::to_string(v);
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace fuselab

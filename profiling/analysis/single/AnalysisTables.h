@@ -59,4 +59,9 @@ struct CpuOpRow {
 // when it has any.
 std::vector<CpuOpRow> cpuOpTable(const Trace& trace, const OpMemory& memory = {});
 
+// The CPU op table as CSV (RFC 4180 quoting), a header line then a row each:
+// name, kind, calls, total/self/GPU time in ns, GPU ops, and the four memory
+// columns in bytes.
+std::string cpuOpTableCsv(const std::vector<CpuOpRow>& rows);
+
 }  // namespace fuselab
