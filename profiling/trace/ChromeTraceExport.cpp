@@ -8,6 +8,7 @@
 
 #include "profiling/trace/AtomicFile.h"
 #include "profiling/trace/DecimalTime.h"
+#include "profiling/trace/MemoryEvents.h"
 #include "profiling/trace/Gzip.h"
 
 namespace fuselab {
@@ -59,6 +60,7 @@ class Writer {
   void events();
   void launchFlows();
   void otherFlows();
+  void memoryCounters();
   int64_t flowTime(EventRef r, int64_t stored) const {
     return stored >= 0 ? stored : t_.tracks[r.track].start_ns[r.index];
   }
@@ -259,10 +261,11 @@ std::string Writer::run() {
   launchFlows();
   otherFlows();
   for (const RawEvent& r : t_.raw_events) {
-    if (r.json.empty()) continue;
+    if (r.json.empty() || isMemoryCounter(t_, r)) continue;
     beginEvent();
     out_ += r.json;
   }
+  memoryCounters();
   out_ += first_event_ ? "]" : "\n  ]";
   if (!t_.meta.trace_name.empty()) {
     out_ += ",\n  \"traceName\": ";
@@ -270,6 +273,27 @@ std::string Writer::run() {
   }
   out_ += "\n}\n";
   return std::move(out_);
+}
+
+// Per device, the allocated and reserved bytes after each memory event, on
+// the process of the thread that allocated.
+void Writer::memoryCounters() {
+  const MemoryEvents memory = readMemoryEvents(t_);
+  for (const MemoryEvent& e : memory.events) {
+    if (e.total_allocated < 0) continue;
+    beginEvent();
+    out_ += "{\"ph\": \"C\", \"name\": ";
+    out_ += jsonString(memoryCounterName(memoryDeviceLabel(e.device_type, e.device_id)));
+    out_ += ", \"pid\": ";
+    out_ += e.track < t_.tracks.size() ? token(t_.tracks[e.track].pid_id) : std::string("0");
+    out_ += ", \"ts\": ";
+    time(e.ts_ns);
+    out_ += ", \"args\": {\"Allocated\": ";
+    out_ += std::to_string(e.total_allocated);
+    out_ += ", \"Reserved\": ";
+    out_ += std::to_string(std::max<int64_t>(0, e.total_reserved));
+    out_ += "}}";
+  }
 }
 
 bool endsWithGz(const std::filesystem::path& path) {

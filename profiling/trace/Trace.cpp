@@ -1,5 +1,7 @@
 #include "profiling/trace/Trace.h"
 
+#include "profiling/trace/MemoryEvents.h"
+
 #include <algorithm>
 #include <future>
 #include <sstream>
@@ -421,9 +423,17 @@ bool Trace::sameContentAs(const Trace& o, std::string* why) const {
       if (flowTs(*this, ea, ta) != flowTs(o, eb, tb)) return fail(at + " time differs");
     }
   }
-  if (raw_events.size() != o.raw_events.size()) return fail("raw (non-X) event count differs");
-  for (size_t k = 0; k < raw_events.size(); ++k) {
-    const RawEvent &ra = raw_events[k], &rb = o.raw_events[k];
+  // Memory counters are derived: export writes them afresh (MemoryEvents.h).
+  auto kept = [](const Trace& t) {
+    std::vector<const RawEvent*> out;
+    for (const RawEvent& r : t.raw_events)
+      if (!isMemoryCounter(t, r)) out.push_back(&r);
+    return out;
+  };
+  const auto raw_a = kept(*this), raw_b = kept(o);
+  if (raw_a.size() != raw_b.size()) return fail("raw (non-X) event count differs");
+  for (size_t k = 0; k < raw_a.size(); ++k) {
+    const RawEvent &ra = *raw_a[k], &rb = *raw_b[k];
     if (ra.phase != rb.phase || ra.ts_ns != rb.ts_ns || strings.get(ra.name_id) != o.strings.get(rb.name_id) ||
         !sameJson(ra.json, rb.json))
       return fail("raw event " + std::to_string(k) + " differs");

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "profiling/analysis/memory/MemoryEvents.h"
+#include "profiling/trace/MemoryEvents.h"
 #include "profiling/analysis/memory/OpMemory.h"
 #include "profiling/trace/Trace.h"
 

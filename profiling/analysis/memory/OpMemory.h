@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiling/analysis/memory/MemoryEvents.h"
+#include "profiling/trace/MemoryEvents.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {

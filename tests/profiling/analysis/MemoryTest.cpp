@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiling/analysis/memory/MemoryEvents.h"
+#include "profiling/trace/MemoryEvents.h"
 #include "profiling/analysis/memory/MemorySummary.h"
 #include "profiling/analysis/memory/OpMemory.h"
 #include "profiling/analysis/single/Analysis.h"

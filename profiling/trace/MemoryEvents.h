@@ -15,6 +15,13 @@ namespace fuselab {
 inline constexpr std::string_view kMemoryEventName = "[memory]";
 inline constexpr std::string_view kOutOfMemoryEventName = "[OutOfMemory]";
 
+// The counter events ("ph": "C") our export adds per device from the memory
+// events, so that Perfetto and chrome://tracing draw a memory graph:
+// "Memory (cuda:0)" with args Allocated and Reserved. Derived data: export
+// writes them afresh, and content comparisons leave them out.
+std::string memoryCounterName(std::string_view device_label);
+bool isMemoryCounter(const Trace& trace, const RawEvent& raw);
+
 // c10::DeviceType values as the events carry them ("Device Type").
 bool isCpuMemory(int device_type);     // CPU, MKLDNN, IDEEP: torch's "CPU Mem"
 bool isDeviceMemory(int device_type);  // CUDA, HIP, XPU, PrivateUse1: torch's "CUDA Mem"

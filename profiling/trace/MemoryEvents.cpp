@@ -1,4 +1,4 @@
-#include "profiling/analysis/memory/MemoryEvents.h"
+#include "profiling/trace/MemoryEvents.h"
 
 #include <simdjson.h>
 
@@ -109,6 +109,13 @@ std::string plural(uint64_t n, std::string_view one, std::string_view many) {
 }
 
 }  // namespace
+
+std::string memoryCounterName(std::string_view device_label) { return "Memory (" + std::string(device_label) + ")"; }
+
+bool isMemoryCounter(const Trace& trace, const RawEvent& raw) {
+  const std::string_view name = trace.strings.get(raw.name_id);
+  return raw.phase == 'C' && name.starts_with("Memory (") && name.ends_with(")");
+}
 
 bool isCpuMemory(int t) { return t == kCpu || t == kMkldnn || t == kIdeep; }
 bool isDeviceMemory(int t) { return t == kCuda || t == kHip || t == kXpu || t == kPrivateUse1; }
