@@ -117,6 +117,7 @@ std::vector<std::string> rankWorkerArgs(const WorkloadParams& p, const CaptureOp
   if (p.delay_rank >= 0) a.insert(a.end(), {"--delay-rank", std::to_string(p.delay_rank) + ":" + std::to_string(p.delay_us)});
   if (p.graph) a.push_back("--graph");
   if (!o.record_shapes) a.push_back("--no-shapes");
+  if (!o.memory) a.push_back("--no-memory");
   if (!o.gpu) a.push_back("--no-cupti");
   if (o.cupti_driver_api) a.push_back("--driver-api");
   return a;

@@ -46,6 +46,7 @@ struct CaptureArgs {
   std::string warmup = "3";
   std::string seed = "0";
   bool no_shapes = false;
+  bool memory = true;
   bool no_cupti = false;
   bool driver_api = false;
   bool counters = false;  // hardware counters in a pass after the steps
@@ -139,6 +140,7 @@ bool readCaptureValues(const CaptureArgs& a, WorkloadParams& params, CaptureOpti
     return false;
   }
   options.record_shapes = !a.no_shapes;
+  options.memory = a.memory;
   options.gpu = !a.no_cupti;
   options.cupti_driver_api = a.driver_api;
   options.counters = a.counters;
@@ -312,6 +314,8 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--warmup", a->warmup, "Forwards before recording")->type_name("INT")->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed of the weights and inputs")->type_name("INT")->capture_default_str();
   cmd->add_flag("--no-shapes", a->no_shapes, "Do not record input dims of the CPU ops");
+  cmd->add_flag("--memory,!--no-memory", a->memory,
+                "Record allocations and frees as torch.profiler's profile_memory does (the default; --no-memory: not)");
   cmd->add_flag("--no-cupti", a->no_cupti, "CPU side only (no CUPTI)");
   cmd->add_flag("--driver-api", a->driver_api, "Record every CUDA driver call, not only kernel launches");
   cmd->add_flag("--counters", a->counters,

@@ -9,6 +9,7 @@
 #include "profiling/capture_api/CapturePlan.h"
 #include "profiling/capture/CuptiCollector.h"
 #include "profiling/capture/DispatchCollector.h"
+#include "profiling/capture/MemoryCollector.h"
 
 namespace fuselab {
 
@@ -67,6 +68,7 @@ class CaptureSession {
     const int64_t recording_from_ns = result_.gpu_captured ? CuptiCollector::nowNs() : DispatchCollector::nowNs();
     recordSteps();
     dispatch_.stop();
+    memory_.stop();
     report(progress_, kWarmupShare + kStepsShare, "flushing GPU records");
     cupti_.stop();
     if (result_.steps_done < options_.steps) return finishCancelled();
@@ -156,6 +158,7 @@ class CaptureSession {
     dispatch_options.record_shapes = options_.record_shapes;
     std::string why;
     if (!dispatch_.start(dispatch_options, &why)) throw CaptureError(why);
+    if (options_.memory && !memory_.start(&why)) result_.messages.push_back("memory not recorded: " + why);
     profiled_from_ = std::chrono::steady_clock::now();
   }
 
@@ -268,7 +271,8 @@ class CaptureSession {
       result_.messages.push_back(std::to_string(result_.gpu_dropped) + " GPU records were lost by CUPTI");
     setObserverEffect(trace, effect);
     trace.finalize();
-    trace.meta.base_time_ns = trace.beginNs();
+    trace.meta.base_time_ns = std::min(trace.beginNs(), memory_.earliestNs(recording_from_ns).value_or(INT64_MAX));
+    memory_.appendTo(trace, recording_from_ns, trace.meta.base_time_ns);
   }
 
   const CaptureTarget& target_;
@@ -276,6 +280,7 @@ class CaptureSession {
   CaptureProgress* progress_;
   CaptureResult result_;
   DispatchCollector dispatch_;
+  MemoryCollector memory_;  // stops when the session ends, on its thread
   CuptiCollector cupti_;
   CollectorsGuard stop_on_exit_{dispatch_, cupti_};
   std::vector<std::string> step_names_;

@@ -41,6 +41,9 @@ struct CaptureOptions {
   int warmup = 3;              // unprofiled forwards before the profiler warm-up (0: cold start)
   int steps = 3;               // recorded steps, each "ProfilerStep#k" around one forward
   bool record_shapes = true;   // "Input Dims" of each op
+  // LibTorch's allocations and frees as torch.profiler's `[memory]` events
+  // (MemoryCollector.h); bench/capture_overhead measures what it costs.
+  bool memory = true;
   bool gpu = true;             // use CUPTI when available
   bool cupti_driver_api = false;  // every CUDA driver call, not only launches
   CuptiApiSource cupti_api_source = CuptiApiSource::Callbacks;  // how CUDA calls are recorded
