@@ -178,6 +178,7 @@ class Pairs {
 // state.range(1): record input dims (the capture's default) or not.
 // state.range(2): use CUPTI (the full capture) or not (the dispatch collector alone).
 // state.range(3): the CuptiApiSource of the CUDA calls.
+// state.range(4): record memory (the capture's default) or not.
 void BM_FuselabCapture(benchmark::State& state) {
   Workload& w = workloadOf(state);
   fuselab::CaptureOptions o;
@@ -186,6 +187,7 @@ void BM_FuselabCapture(benchmark::State& state) {
   o.record_shapes = state.range(1) != 0;
   o.gpu = state.range(2) != 0;
   o.cupti_api_source = static_cast<fuselab::CuptiApiSource>(state.range(3));
+  o.memory = state.range(4) != 0;
   Pairs pairs(state, w);
   for (auto _ : state) {
     pairs.begin();
@@ -432,13 +434,15 @@ void registerBenchmarks(bool kineto_child, bool gpu) {
     }
     const int64_t by_default = int64_t(fuselab::CaptureOptions{}.cupti_api_source);
     const int64_t activity = int64_t(fuselab::CuptiApiSource::ActivityKinds);
-    add(variantName(on_gpu, "fuselab_dims"), BM_FuselabCapture, {g, 1, g, by_default});
-    add(variantName(on_gpu, "fuselab_no_dims"), BM_FuselabCapture, {g, 0, g, by_default});
+    add(variantName(on_gpu, "fuselab_dims"), BM_FuselabCapture, {g, 1, g, by_default, 1});
+    add(variantName(on_gpu, "fuselab_no_dims"), BM_FuselabCapture, {g, 0, g, by_default, 1});
+    // What recording memory costs: fuselab_dims against this, side by side.
+    add(variantName(on_gpu, "fuselab_dims_no_memory"), BM_FuselabCapture, {g, 1, g, by_default, 0});
     add(variantName(on_gpu, "noop_callback_dims"), BM_NoopCallback, {g, 1});
     add(variantName(on_gpu, "noop_callback_no_dims"), BM_NoopCallback, {g, 0});
     if (!on_gpu) continue;
-    add(variantName(true, "fuselab_dims_activity_kinds"), BM_FuselabCapture, {g, 1, g, activity});
-    add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0, by_default});
+    add(variantName(true, "fuselab_dims_activity_kinds"), BM_FuselabCapture, {g, 1, g, activity, 1});
+    add(variantName(true, "dispatch_collector_only"), BM_FuselabCapture, {g, 1, 0, by_default, 1});
     add(variantName(true, "cupti_collector_only"), BM_CuptiCollectorOnly, {g, by_default});
     add(variantName(true, "cupti_collector_only_activity_kinds"), BM_CuptiCollectorOnly, {g, activity});
 #ifdef FUSELAB_HAVE_CUPTI
