@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <ATen/Context.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 
 #include <iostream>
@@ -35,6 +36,7 @@ struct Captured {
 
 Captured captureWithPeak(const WorkloadParams& p) {
   namespace alloc = c10::cuda::CUDACachingAllocator;
+  (void)at::empty({1}, at::TensorOptions().device(at::kCUDA));  // the allocator exists once CUDA is initialised
   alloc::resetPeakStats(0);
   CaptureOptions o;
   o.warmup = 3;
