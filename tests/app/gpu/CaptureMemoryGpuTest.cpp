@@ -68,7 +68,7 @@ TEST(CaptureMemoryGpu, StepsAllocateAlikeAndThePeakIsTheAllocators) {
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->peak_allocated_bytes, c.allocator_peak);
   ASSERT_TRUE(d->peak_op.has_value());
-  std::cout << "mlp 64 tokens: " << per_step[0].first << " device allocations a step, " << per_step[0].second
+  std::cout << "mlp (defaults): " << per_step[0].first << " device allocations a step, " << per_step[0].second
             << " bytes; peak " << d->peak_allocated_bytes << " in " << c.result.trace.name(*d->peak_op) << "\n";
 }
 
@@ -81,11 +81,12 @@ TEST(CaptureMemoryGpu, TheFusedMlpNeedsLessThanTheStackedOneAt8192Tokens) {
   fused.workload = "fused_mlp";
   const Captured s = captureWithPeak(stacked), f = captureWithPeak(fused);
   const DeviceMemory* ds = cuda0(analyzeTrace(s.result.trace));
-  const DeviceMemory* df = cuda0(analyzeTrace(f.result.trace));
   ASSERT_NE(ds, nullptr);
-  ASSERT_NE(df, nullptr);
   const int64_t stacked_step = ds->peak_allocated_bytes - ds->start_allocated_bytes;
-  const int64_t fused_step = df->peak_allocated_bytes - df->start_allocated_bytes;
+  // The fused MLP's buffers are made when it is configured: a forward may
+  // allocate nothing at all, and then the trace has no cuda:0 events.
+  const DeviceMemory* df = cuda0(analyzeTrace(f.result.trace));
+  const int64_t fused_step = df ? df->peak_allocated_bytes - df->start_allocated_bytes : 0;
   std::cout << "8192 tokens, peak allocated per forward: stacked " << stacked_step << " bytes, fused " << fused_step
             << " bytes\n";
   // Two [8192, 3072] bf16 intermediates are 100 MB; the fused MLP writes only its output.
