@@ -8,6 +8,7 @@
 
 #include "profiling/analysis/expectations/Expectations.h"
 #include "profiling/trace/DurationText.h"
+#include "ui/panels/FlamePanel.h"
 
 namespace fuselab::ui {
 
@@ -54,6 +55,7 @@ void ComparePanel::setAlignStep(size_t ordinal) {
 
 void ComparePanel::recompute(bool refit) {
   comparison_.reset();
+  flame_diff_.reset();
   if (!a_.trace || !b_.trace || !a_.analysis || !b_.analysis) return;
   CompareOptions o;
   o.align_step = align_step_;
@@ -128,7 +130,12 @@ void ComparePanel::draw(const Theme& th, float table_width) {
     ImGui::SameLine();
   }
   if (ImGui::Button("Fit step")) fit_pending_ = true;
-  if (comparison_) {
+  ImGui::SameLine();
+  ImGui::Checkbox("Flame graph (B against A)", &show_flame_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("B's flame graph, each frame coloured by its change against A: red slower, blue faster,\n"
+                      "grey within the noise of the steps (the same test as the table's)");
+  if (comparison_ && !show_flame_) {
     ImGui::SameLine();
     ImGui::TextDisabled("aligned on %s", comparison_->alignment.c_str());
   }
@@ -138,11 +145,15 @@ void ComparePanel::draw(const Theme& th, float table_width) {
   const float views_w = side_by_side ? avail.x - table_width - 6 * th.scale : avail.x;
   const float views_h = side_by_side ? avail.y : std::max(120.0f, avail.y * 0.65f);
   ImGui::BeginChild("##compare_views", ImVec2(views_w, views_h), false, ImGuiWindowFlags_NoScrollbar);
-  const float half = std::floor((views_h - 4 * th.scale) / 2);
-  drawSide(a_, "##view_a", "A", half, th);
-  drawSide(b_, "##view_b", "B", half, th);
+  if (show_flame_) {
+    drawFlameDiff(th);
+  } else {
+    const float half = std::floor((views_h - 4 * th.scale) / 2);
+    drawSide(a_, "##view_a", "A", half, th);
+    drawSide(b_, "##view_b", "B", half, th);
+  }
   ImGui::EndChild();
-  synchronize();
+  if (!show_flame_) synchronize();
   if (side_by_side) ImGui::SameLine();
   ImGui::BeginChild("##compare_table", ImVec2(side_by_side ? table_width : avail.x, 0), false);
   drawTable(th);
@@ -226,6 +237,26 @@ void ComparePanel::drawTable(const Theme& th) {
     }
     ImGui::EndTable();
   }
+}
+
+void ComparePanel::drawFlameDiff(const Theme& th) {
+  int metric = flame_metric_ == FlameMetric::Cpu ? 0 : 1;
+  ImGui::RadioButton("CPU time", &metric, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("GPU time", &metric, 1);
+  flame_metric_ = metric == 0 ? FlameMetric::Cpu : FlameMetric::Gpu;
+  if (!flame_diff_ || flame_diff_metric_ != flame_metric_) {
+    flame_diff_ = diffFlameGraphs(*a_.trace, *b_.trace, flame_metric_);
+    flame_diff_metric_ = flame_metric_;
+    flame_zoom_ = 0;
+  }
+  ImGui::SameLine(0, 16);
+  ImGui::TextDisabled("%zu steps of A against %zu of B%s", flame_diff_->steps_a, flame_diff_->steps_b,
+                      std::min(flame_diff_->steps_a, flame_diff_->steps_b) < NoiseRule::kMinSamples
+                          ? ": too few to judge the noise, every change is coloured"
+                          : "");
+  const FlameDrawResult r = drawFlameGraph(*b_.trace, flame_diff_->b, flame_metric_, flame_zoom_, th, "", &flame_diff_->change);
+  if (r.clicked) flame_zoom_ = *r.clicked == flame_zoom_ ? flame_diff_->b.frames[flame_zoom_].parent : *r.clicked;
 }
 
 }  // namespace fuselab::ui

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "profiling/analysis/single/Analysis.h"
+#include "profiling/analysis/compare/FlameDiff.h"
 #include "profiling/analysis/compare/TraceCompare.h"
 #include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
@@ -56,8 +57,16 @@ class ComparePanel {
   void drawTable(const Theme& theme);
   void drawSide(Side& side, const char* id, const char* tag, float height, const Theme& theme);
   void synchronize();
+  void drawFlameDiff(const Theme& theme);
 
   Side a_, b_;
+  // The differential flame graph, instead of the timelines when shown;
+  // made when first shown for these traces and this metric.
+  bool show_flame_ = false;
+  FlameMetric flame_metric_ = FlameMetric::Cpu;
+  std::optional<FlameDiff> flame_diff_;
+  FlameMetric flame_diff_metric_ = FlameMetric::Cpu;
+  uint32_t flame_zoom_ = 0;
   size_t align_step_ = 0;
   std::optional<TraceComparison> comparison_;
   bool fit_pending_ = false;
