@@ -1,6 +1,9 @@
 // Per-frame cost of turning the visible part of a 1M-event trace into draw
 // records (lane layout + folding + gap geometry + the step band and lines of
 // 21,300 steps), at fit-all and in a 10 us window. Target: <= 4 ms per frame.
+// And the memory lane's columns at fit-all for 1k and 1M memory events:
+// each column a max-tree query, so 1M events stay a small part of a frame
+// (this VM: 0.04 ms at 1k, 0.15 ms at 1M for 1600 columns).
 // FUSELAB_BENCH_KERNELS=5000000 makes it the 10M-event trace (issue 22).
 #include <benchmark/benchmark.h>
 
@@ -13,6 +16,7 @@
 #include "ui/layout/EventFolding.h"
 #include "ui/layout/GapGeometry.h"
 #include "ui/layout/LaneLayout.h"
+#include "ui/layout/MemoryFolding.h"
 #include "ui/layout/StepMarks.h"
 
 namespace {
@@ -111,6 +115,24 @@ void BM_OneMillisecondWindow(benchmark::State& state) {
   double mid = (static_cast<double>(s.trace.beginNs()) + static_cast<double>(s.trace.endNs())) / 2;
   frame(state, mid, mid + 1'000'000);
 }
+
+// A device's memory curve of `points` events over 10 ms, folded to 1600 px.
+void BM_MemoryLane(benchmark::State& state) {
+  const size_t points = size_t(state.range(0));
+  MemoryCurve curve;
+  for (size_t i = 0; i < points; ++i) {
+    curve.ts_ns.push_back(int64_t(i * (10'000'000 / points)));
+    curve.allocated.push_back(int64_t((i * 7919) % 100'000));
+    curve.reserved.push_back(200'000);
+    curve.track.push_back(UINT32_MAX);
+  }
+  const MemoryFolding folding(curve);
+  TimeAxis axis;
+  axis.width_px = 1600;
+  axis.fit(0, 10'000'000);
+  for (auto _ : state) benchmark::DoNotOptimize(folding.fold(axis, 0, 1600));
+}
+BENCHMARK(BM_MemoryLane)->Arg(1'000)->Arg(1'000'000)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK(BM_FitAll)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TenMicrosecondWindow)->Unit(benchmark::kMicrosecond);
