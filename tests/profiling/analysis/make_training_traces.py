@@ -16,6 +16,9 @@ on an H200): CPU + CUDA activities, shapes recorded, bf16.
   graph_replay.json.gz   a GeGLU MLP run eagerly once, then replayed twice
                          from a torch.cuda.CUDAGraph.
 
+With --memory the profiler also records memory and stacks
+(profile_memory=True, with_stack=True), as the memory views are checked on.
+
 Prints one JSON line per trace (its name and the CUDA kernel time it holds).
 Exit codes: 0 ok, 2 a failed run, 3 no CUDA GPU.
 """
@@ -28,6 +31,9 @@ import sys
 import tempfile
 
 
+WITH_MEMORY = False  # --memory
+
+
 def profile(path, steps, body):
     """Runs body(step) for warmup + `steps` recorded steps; writes path (gzip)."""
     import torch
@@ -37,6 +43,7 @@ def profile(path, steps, body):
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "trace.json")
         with torch.profiler.profile(activities=activities, record_shapes=True, schedule=schedule,
+                                    profile_memory=WITH_MEMORY, with_stack=WITH_MEMORY,
                                     on_trace_ready=lambda p: p.export_chrome_trace(raw)) as prof:
             for step in range(steps + 1):
                 body(step)
@@ -197,7 +204,10 @@ def main():
     parser.add_argument("out", help="folder to write into")
     parser.add_argument("--steps", type=int, default=1, help="recorded steps per trace")
     parser.add_argument("--only", choices=["training_step", "sdpa_backends", "compiled_block", "graph_replay"])
+    parser.add_argument("--memory", action="store_true", help="record memory and Python stacks too")
     args = parser.parse_args()
+    global WITH_MEMORY
+    WITH_MEMORY = args.memory
     try:
         import torch
         if not torch.cuda.is_available():
