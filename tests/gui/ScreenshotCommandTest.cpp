@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "app/gui/Screenshot.h"
 #include "tests/gui/GuiTestSupport.h"
+#include "tests/support/BuildPaths.h"
 #include "tests/support/TestPaths.h"
 #include "ui/Theme.h"
 
@@ -74,6 +77,31 @@ TEST(ScreenshotCommand, RooflineAreaDrawsTheKernelsUnderTheRoof) {
   EXPECT_GT(distinctColours(img), distinctColours(empty) + 20);
   auto bad = runFuselab({"screenshot", "--area", "bars", "--out", (dir / "x.png").string()}, dir);
   EXPECT_NE(bad.exit_code, 0);
+}
+
+// A real training step recorded with profile_memory=True (tests/data/training-h200/).
+TEST(ScreenshotCommand, FlameAndMemoryAreasDrawTheTrainingStep) {
+  auto dir = test::scratchDir("ScreenshotCommand.FlameMemory");
+  const std::string trace =
+      (std::filesystem::path(build_paths::sourceDir()) / "tests/data/training-h200/training_step_memory.json.gz").string();
+  const std::string plain = test::fixture("mlp_eager.json.gz").string();  // no memory events
+  std::map<std::string, test::Image> images;
+  for (const auto& [name, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"cpu", {"--trace", trace, "--area", "flame"}},
+           {"gpu", {"--trace", trace, "--area", "flame", "--metric", "gpu"}},
+           {"memory", {"--trace", trace, "--area", "memory"}},
+           {"no_memory", {"--trace", plain, "--area", "memory"}}}) {
+    std::vector<std::string> cmd = {"screenshot", "--out", (dir / (name + ".png")).string(), "--width", "900", "--height", "500"};
+    cmd.insert(cmd.end(), args.begin(), args.end());
+    auto r = runFuselab(cmd, dir);
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.output;
+    images[name] = readPng(dir / (name + ".png"));
+  }
+  // Frames in their categories' colours, and a curve with its table, against
+  // the one-line note of a trace without memory.
+  EXPECT_GT(distinctColours(images["cpu"]), 30u);
+  EXPECT_GT(distinctColours(images["gpu"]), 30u);
+  EXPECT_GT(distinctColours(images["memory"]), distinctColours(images["no_memory"]) + 10);
 }
 
 TEST(ScreenshotCommand, CriticalPathIsDrawnOnlyWhenAsked) {
