@@ -10,6 +10,7 @@
 #include "profiling/capture/CuptiCollector.h"
 #include "profiling/capture/DispatchCollector.h"
 #include "profiling/capture/MemoryCollector.h"
+#include "profiling/trace/MemoryEvents.h"
 
 namespace fuselab {
 
@@ -273,6 +274,7 @@ class CaptureSession {
     trace.finalize();
     trace.meta.base_time_ns = std::min(trace.beginNs(), memory_.earliestNs(recording_from_ns).value_or(INT64_MAX));
     memory_.appendTo(trace, recording_from_ns, trace.meta.base_time_ns);
+    if (memory_.started()) trace.meta.extra_fields.emplace_back(std::string(kMemoryRecordedField), "true");
   }
 
   const CaptureTarget& target_;

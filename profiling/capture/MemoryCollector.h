@@ -37,6 +37,7 @@ class MemoryCollector {
   // On the thread that started it.
   void stop();
   bool recording() const;
+  bool started() const { return reporter_ != nullptr; }  // recorded at some point (appendTo has its events)
 
   // The events at or after from_ns as raw `[memory]` / `[OutOfMemory]`
   // instants on the process (pid) and thread (tid) that allocated, their

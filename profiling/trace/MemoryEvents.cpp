@@ -117,6 +117,12 @@ bool isMemoryCounter(const Trace& trace, const RawEvent& raw) {
   return raw.phase == 'C' && name.starts_with("Memory (") && name.ends_with(")");
 }
 
+bool memoryRecorded(const Trace& trace) {
+  for (const auto& [key, raw] : trace.meta.extra_fields)
+    if (key == kMemoryRecordedField) return raw == "true";
+  return false;
+}
+
 bool isCpuMemory(int t) { return t == kCpu || t == kMkldnn || t == kIdeep; }
 bool isDeviceMemory(int t) { return t == kCuda || t == kHip || t == kXpu || t == kPrivateUse1; }
 

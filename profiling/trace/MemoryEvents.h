@@ -22,6 +22,12 @@ inline constexpr std::string_view kOutOfMemoryEventName = "[OutOfMemory]";
 std::string memoryCounterName(std::string_view device_label);
 bool isMemoryCounter(const Trace& trace, const RawEvent& raw);
 
+// Whether the trace says memory was recorded (our captures write the
+// top-level field "fuselab_memory_recorded": true), so that a trace without
+// memory events can be told from one whose steps allocated nothing.
+inline constexpr std::string_view kMemoryRecordedField = "fuselab_memory_recorded";
+bool memoryRecorded(const Trace& trace);
+
 // c10::DeviceType values as the events carry them ("Device Type").
 bool isCpuMemory(int device_type);     // CPU, MKLDNN, IDEEP: torch's "CPU Mem"
 bool isDeviceMemory(int device_type);  // CUDA, HIP, XPU, PrivateUse1: torch's "CUDA Mem"

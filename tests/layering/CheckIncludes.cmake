@@ -27,7 +27,7 @@ set(analysis_concerns
   "stacks=common|single"
   "critical_path=common|collectives|single"
   "run=common|collectives|work|single|critical_path"
-  "expectations=common|collectives|work|single|critical_path|run"
+  "expectations=common|collectives|work|memory|single|stacks|critical_path|run"
   "compare=common|single|stacks")
 
 # The only folders that may include LibTorch, CUDA or CUPTI headers.

@@ -210,4 +210,10 @@ ExpectationResult finalSyncGpuShare(const Context& c, const Expectation& e);
 ExpectationResult criticalPathShare(const Trace& trace, const CriticalPathAnalysis& path, const Expectation& e,
                                     bool evidence_from_trace = true);
 
+// ExpectationsStacks.cpp: the flame graph of the steps.
+ExpectationResult flameShareUnder(const Context& c, const Expectation& e);
+
+// ExpectationsMemory.cpp: memory the trace recorded.
+ExpectationResult peakMemoryPerForward(const Context& c, const Expectation& e);
+
 }  // namespace fuselab::expectation_kinds

@@ -43,6 +43,8 @@ constexpr KindName kKindNames[] = {
     {ExpectationKind::FinalSyncGpuShare, "final_sync_gpu_share"},
     {ExpectationKind::ObserverEffect, "observer_effect"},
     {ExpectationKind::CriticalPathShare, "critical_path_share"},
+    {ExpectationKind::FlameShareUnder, "flame_share_under"},
+    {ExpectationKind::PeakMemoryPerForward, "peak_memory_per_forward"},
     {ExpectationKind::LateRankEveryStep, "late_rank_every_step"},
     {ExpectationKind::CollectivesPerStep, "collectives_per_step"},
 };
@@ -196,6 +198,8 @@ ExpectationResult evaluate(const Context& c, const Expectation& e) {
     case ExpectationKind::FinalSyncGpuShare: return finalSyncGpuShare(c, e);
     case ExpectationKind::ObserverEffect: return observerEffect(c, e);
     case ExpectationKind::CriticalPathShare: return criticalPathShare(c.trace, c.criticalPath(), e);
+    case ExpectationKind::FlameShareUnder: return flameShareUnder(c, e);
+    case ExpectationKind::PeakMemoryPerForward: return peakMemoryPerForward(c, e);
     case ExpectationKind::LateRankEveryStep:
     case ExpectationKind::CollectivesPerStep:
       return unavailable("This expectation is about a run: the traces of every rank of a distributed job (a folder "

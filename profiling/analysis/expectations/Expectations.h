@@ -46,6 +46,8 @@ enum class ExpectationKind : uint8_t {
   FinalSyncGpuShare,        // share of the last synchronize call during which the GPU works, within min/max
   ObserverEffect,           // profiled / unprofiled time per step (the capture's own cost) within min/max
   CriticalPathShare,        // share of the steps' critical path in `path` kinds (on `rank`, given one) within min/max
+  FlameShareUnder,          // share of the CPU time under frames matching `ops` spent in frames matching `pattern`, within min/max
+  PeakMemoryPerForward,     // bytes a step adds at its peak on the GPU (the CPU without one), within min/max
   // Run kinds (ExpectationsRun.h): a run of several ranks; a single trace cannot check them.
   LateRankEveryStep,        // `rank` arrived last at every collective of the run
   CollectivesPerStep,       // min/max collectives per recorded step, on every rank

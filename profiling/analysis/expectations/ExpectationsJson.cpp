@@ -34,6 +34,8 @@ ExpectationKeys expectationKeys(ExpectationKind kind) {
     case ExpectationKind::CriticalPathShare: return {{"path", "range"}, {"rank", "steps"}};
     case ExpectationKind::LateRankEveryStep: return {{"rank"}, {}};
     case ExpectationKind::CollectivesPerStep: return {{"range"}, {}};
+    case ExpectationKind::FlameShareUnder: return {{"ops", "pattern", "range"}, {}};
+    case ExpectationKind::PeakMemoryPerForward: return {{"range"}, {}};
   }
   return {};
 }
