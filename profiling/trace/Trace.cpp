@@ -55,6 +55,15 @@ bool isLaunchCall(Category c) { return c == Category::CudaRuntime || c == Catego
 
 StringTable::StringTable() { intern(""); }
 
+StringTable::StringTable(const StringTable& other) : strings_(other.strings_) {
+  for (uint32_t id = 0; id < strings_.size(); ++id) index_.emplace(std::string_view(strings_[id]), id);
+}
+
+StringTable& StringTable::operator=(const StringTable& other) {
+  if (this != &other) *this = StringTable(other);
+  return *this;
+}
+
 uint32_t StringTable::intern(std::string_view s) {
   if (auto it = index_.find(s); it != index_.end()) return it->second;
   strings_.emplace_back(s);

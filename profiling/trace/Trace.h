@@ -41,6 +41,12 @@ bool isLaunchCall(Category c);                          // cuda_runtime, cuda_dr
 class StringTable {
  public:
   StringTable();
+  // The index holds views into the strings: a copy indexes its own copies
+  // (a moved deque keeps its elements where they are, so moves need nothing).
+  StringTable(const StringTable& other);
+  StringTable& operator=(const StringTable& other);
+  StringTable(StringTable&&) = default;
+  StringTable& operator=(StringTable&&) = default;
   uint32_t intern(std::string_view s);
   std::string_view get(uint32_t id) const { return strings_[id]; }
   std::optional<uint32_t> find(std::string_view s) const;

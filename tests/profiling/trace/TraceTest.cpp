@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "tests/support/AddEvent.h"
 
 namespace fuselab {
@@ -57,6 +59,22 @@ TEST(Trace, LaunchLinksJoinCallAndGpuOpsByCorrelation) {
   EXPECT_EQ(l->launch->track, cpu);
   EXPECT_EQ(l->gpu_ops.size(), 3u);
   EXPECT_EQ(t.launchFor(7), nullptr);
+}
+
+// A copied table looks names up in its own strings: the original may be gone
+// (a vector of traces that grows copies them when their move may throw).
+TEST(StringTable, ACopyFindsItsOwnStrings) {
+  auto original = std::make_unique<StringTable>();
+  const uint32_t id = original->intern("aten::mm");
+  const StringTable copy = *original;
+  StringTable assigned;
+  assigned = *original;
+  original.reset();
+  EXPECT_EQ(copy.find("aten::mm"), id);
+  EXPECT_EQ(assigned.find("aten::mm"), id);
+  StringTable grown = copy;
+  EXPECT_EQ(grown.intern("aten::mm"), id);  // found, not added again
+  EXPECT_EQ(grown.size(), copy.size());
 }
 
 }  // namespace
