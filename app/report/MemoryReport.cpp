@@ -6,12 +6,6 @@
 
 namespace fuselab {
 
-std::string stackText(const Trace& trace, const std::vector<EventRef>& stack) {
-  std::string text;
-  for (EventRef r : stack) text += (text.empty() ? "" : " > ") + std::string(trace.name(r));
-  return text;
-}
-
 nlohmann::ordered_json memoryJson(const Trace& trace, const MemorySummary& memory, int64_t origin) {
   using json = nlohmann::ordered_json;
   auto opJson = [&](const std::optional<EventRef>& op) -> json { return op ? eventJson(trace, *op, origin) : json(nullptr); };

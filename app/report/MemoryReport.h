@@ -19,7 +19,4 @@ nlohmann::ordered_json memoryJson(const Trace& trace, const MemorySummary& memor
 
 void writeMemoryText(std::ostream& out, const Trace& trace, const MemorySummary& memory);
 
-// "ProfilerStep#1 > aten::linear > aten::mm" ("" for an empty stack).
-std::string stackText(const Trace& trace, const std::vector<EventRef>& stack);
-
 }  // namespace fuselab

@@ -16,12 +16,6 @@ namespace fuselab::ui {
 
 namespace {
 
-std::string stackLine(const Trace& trace, const std::vector<EventRef>& stack) {
-  std::string s;
-  for (EventRef r : stack) s += (s.empty() ? "" : " > ") + std::string(trace.name(r));
-  return s;
-}
-
 // Allocated (filled) and reserved (light) over [begin, end], the peak marked.
 void drawDevicePlot(const Trace& trace, const DeviceMemory& d, double begin, double end, const Theme& th,
                     TimelineView& timeline) {
@@ -108,7 +102,7 @@ void drawMemoryPanel(const Trace& trace, const TraceAnalysis& a, const Theme& th
     ImGui::Text("%s: peak %s allocated, %s reserved, at %s", d.device.c_str(),
                 formatMemoryBytes(d.peak_allocated_bytes).c_str(), formatMemoryBytes(d.peak_reserved_bytes).c_str(),
                 formatDuration(d.peak_ns - trace.beginNs()).c_str());
-    if (!d.peak_stack.empty()) ImGui::TextDisabled("in %s", stackLine(trace, d.peak_stack).c_str());
+    if (!d.peak_stack.empty()) ImGui::TextDisabled("in %s", stackText(trace, d.peak_stack).c_str());
     ImGui::TextDisabled("%llu allocations, %llu frees; %s held at the start, %s at the end",
                         static_cast<unsigned long long>(d.allocations), static_cast<unsigned long long>(d.frees),
                         formatMemoryBytes(d.start_allocated_bytes).c_str(), formatMemoryBytes(d.end_allocated_bytes).c_str());

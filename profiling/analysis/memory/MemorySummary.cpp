@@ -25,6 +25,12 @@ std::vector<EventRef> stackAt(const Trace& trace, uint32_t track, int64_t ts) {
   return stack;
 }
 
+std::string stackText(const Trace& trace, const std::vector<EventRef>& stack) {
+  std::string text;
+  for (EventRef r : stack) text += (text.empty() ? "" : " > ") + std::string(trace.name(r));
+  return text;
+}
+
 MemorySummary summarizeMemory(const Trace& trace, const MemoryEvents& memory, const OpMemory& op_memory) {
   MemorySummary out;
   out.unattributed_cpu_bytes = op_memory.unattributed_cpu;

@@ -66,4 +66,7 @@ MemorySummary summarizeMemory(const Trace& trace, const MemoryEvents& memory, co
 // annotations, Python frames, launch calls).
 std::vector<EventRef> stackAt(const Trace& trace, uint32_t track, int64_t ts_ns);
 
+// "ProfilerStep#1 > aten::linear > aten::mm" ("" for an empty stack).
+std::string stackText(const Trace& trace, const std::vector<EventRef>& stack);
+
 }  // namespace fuselab
