@@ -9,6 +9,7 @@ set(rules
   "profiling/trace=profiling/trace"
   "profiling/capture_api=profiling/trace|profiling/capture_api"
   "profiling/capture=profiling/trace|profiling/capture_api|profiling/capture"
+  "profiling/nccl_profiler=profiling/nccl_profiler|profiling/trace"
   "kernels=kernels|profiling/capture_api"
   "ui=ui|profiling/trace|profiling/analysis|profiling/capture_api"
   "app/live=app/live|kernels|profiling/trace|profiling/capture_api|profiling/capture"
