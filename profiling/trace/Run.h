@@ -3,10 +3,12 @@
 // aligns the clocks and compares the ranks. See ../shared/DESIGN.md ("Runs").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "profiling/trace/DistributedInfo.h"
+#include "profiling/trace/NcclProfile.h"
 #include "profiling/trace/Trace.h"
 
 namespace fuselab {
@@ -19,6 +21,8 @@ struct RankTrace {
   // The events were read, summarised and dropped to keep a run larger than
   // memory within bounds (RunStreaming.h); the rank's lanes load on demand.
   bool events_dropped = false;
+  // The NCCL profiler plugin's side file of this rank, found beside its trace.
+  std::optional<NcclProfile> nccl;
 };
 
 struct Run {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "profiling/trace/NcclProfile.h"
 #include "profiling/trace/RunJobCheck.h"
+#include "profiling/trace/RunNcclProfiles.h"
 #include "profiling/trace/TraceFileReader.h"
 
 namespace fuselab {
@@ -16,7 +18,7 @@ bool isTraceFileName(const std::string& name) {
   auto ends = [&](std::string_view suffix) {
     return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  return ends(".json") || ends(".json.gz");
+  return (ends(".json") || ends(".json.gz")) && !isNcclProfileFile(name);  // side files are not ranks
 }
 
 std::string nameOf(const fs::path& p) { return p.filename().string(); }
@@ -94,6 +96,7 @@ Run assembleRun(std::vector<RankTrace> ranks, std::vector<std::string> errors, s
   }
   for (int rank = 0; rank < run.world_size; ++rank)
     if (run.indexOfRank(rank) < 0) run.missing_ranks.push_back(rank);
+  attachNcclProfiles(run);
   return run;
 }
 

@@ -30,10 +30,12 @@ std::vector<EventRef> enclosingOps(const Trace& trace, EventRef e) {
 void describeGpuCollective(const Trace& trace, CollectiveEvent& c) {
   const Track& t = trace.tracks[c.event.track];
   c.kind = collectiveKindFromText(trace.strings.get(t.name_id[c.event.index]));
+  c.kernel_kind = c.kind;
   c.group = "stream " + std::to_string(t.stream >= 0 ? t.stream : t.tid);
   const LaunchLink* link = trace.launchFor(t.correlation[c.event.index]);
   if (!link || !link->launch) return;
   c.launch = link->launch;
+  c.launch_ns = trace.tracks[link->launch->track].start_ns[link->launch->index];
   // Outermost first, so the innermost op's statements win.
   auto ops = enclosingOps(trace, *link->launch);
   for (auto it = ops.rbegin(); it != ops.rend(); ++it)

@@ -19,7 +19,9 @@ struct CollectiveEvent {
   EventRef event;  // the NCCL kernel or the Gloo op
   bool on_gpu = false;
   std::optional<EventRef> launch;  // the launch call of a GPU collective, if captured
+  int64_t launch_ns = -1;          // its start, the rank's own clock
   CollectiveKind kind = CollectiveKind::Other;
+  CollectiveKind kernel_kind = CollectiveKind::Other;  // what the NCCL kernel's name says (a barrier is an all-reduce)
   std::string name;   // collectiveKindName(kind), or the op's own name for Other
   // Matching key across ranks: "pg NAME" (record_param_comms' process
   // group), else "stream N" for GPU collectives (RunGroupKeys.h rekeys

@@ -15,12 +15,14 @@ void align(const Run& run, RunAnalysis& a, std::optional<AlignMethod> method) {
   a.matched = a.matched_unaligned;
   a.alignment = alignRun(run, a.collectives_per_rank, a.matched, method);
   a.collectives = collectiveStats(run, a.collectives_per_rank, a.causes_per_rank, a.matched, a.alignment);
+  addNcclFigures(a.collectives, a.nccl);
 }
 
 // Group keys made to agree across ranks, then the matching.
 void matchAcrossRanks(const Run& run, RunAnalysis& a) {
   keyUnnamedGroups(run, a.collectives_per_rank);
   a.matched_unaligned = matchCollectives(a.collectives_per_rank);
+  a.nccl = joinRunNccl(run, a.collectives_per_rank);
 }
 
 // What follows from the alignment and each rank's trace figures (a.ranks).
@@ -33,6 +35,8 @@ void summarize(RunAnalysis& a) {
   addCollectiveFigures(a.collectives, a.ranks);
   a.stragglers = rankStragglers(a.ranks);
   a.verdict = decideRunVerdict(a.ranks, a.collectives, a.stragglers);
+  for (const std::string& note : ncclNotes(a.collectives))
+    a.verdict.explanation += (a.verdict.explanation.empty() ? "" : " ") + note;
 }
 
 // Moves each summary's parts after the collectives into `a`.

@@ -2,7 +2,7 @@
 // collectives of each rank, their matching across ranks, the clock
 // alignment, per-collective and per-rank figures and the stragglers.
 // The pieces: CollectiveEvents.h, RunGroupKeys.h, RunMatching.h, RunAlignment.h,
-// RunCollectives.h, RunLateRank.h, RunRanks.h, RankTimeBreakdown.h, RunVerdict.h.
+// RunCollectives.h, RunLateRank.h, RunRanks.h, RankTimeBreakdown.h, RunVerdict.h, RunNccl.h.
 // Each rank's part is its RankSummary (RankSummary.h): a run whose events
 // do not fit in memory is analysed from summaries alone (RunStreaming.h).
 #pragma once
@@ -12,6 +12,7 @@
 
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/analysis/run/RankSummary.h"
+#include "profiling/analysis/run/RunNccl.h"
 #include "profiling/analysis/run/RunRanks.h"
 #include "profiling/analysis/run/RunVerdict.h"
 
@@ -32,7 +33,8 @@ struct RunAnalysis {
   std::vector<CollectiveStats> collectives;  // by first arrival
   std::vector<RankStats> ranks;              // by position in Run::ranks
   std::vector<Straggler> stragglers;         // worst first
-  RunVerdict verdict;
+  RunVerdict verdict;                        // its explanation ends with what NCCL's side files say (ncclNotes)
+  std::vector<RankNcclJoin> nccl;            // by position; empty joins where a rank has no side file
 };
 
 RunAnalysis analyzeRun(const Run& run, const RunAnalysisOptions& options = {});

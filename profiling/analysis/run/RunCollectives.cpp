@@ -29,8 +29,8 @@ std::vector<CollectiveStats> collectiveStats(const Run& run, const std::vector<s
     for (const CollectiveMember& member : m.members) {
       const CollectiveEvent& c = per_rank[member.rank_pos][member.event];
       const int64_t offset = alignment.offsets_ns[member.rank_pos];
-      s.arrivals.push_back({member.rank_pos, run.ranks[member.rank_pos].rank, c.event, c.start_ns + offset,
-                            c.end_ns + offset});
+      s.arrivals.push_back({member.rank_pos, run.ranks[member.rank_pos].rank, c.event, member.event,
+                            c.start_ns + offset, c.end_ns + offset});
       in_bytes = std::max(in_bytes, c.in_bytes);
       out_bytes = std::max(out_bytes, c.out_bytes);
       if (!s.group_size) s.group_size = collectiveGroupSize(run, c, member.rank_pos);

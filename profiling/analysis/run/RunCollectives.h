@@ -18,8 +18,22 @@ struct CollectiveArrival {
   size_t rank_pos = 0;
   int rank = 0;
   EventRef event;       // in that rank's trace
+  size_t index = 0;     // in that rank's collectives (RunAnalysis::collectives_per_rank)
   int64_t arrival_ns = 0;  // aligned
   int64_t end_ns = 0;      // aligned
+};
+
+// What NCCL's profiler plugin said of a collective, over the ranks joined:
+// algorithm and protocol (the first joined rank's; ranks agree), channels
+// and warps, each channel's time (first start to stop) over every joined
+// rank's channels, and the largest spread of channel starts on one rank.
+struct NcclCollectiveFigures {
+  std::string algo, proto;
+  int channels = 0, warps = 0;
+  int ranks_joined = 0;
+  int64_t channel_min_ns = 0, channel_median_ns = 0, channel_max_ns = 0;
+  int64_t channel_spread_ns = 0;
+  bool has_channel_times() const { return channel_max_ns > 0; }
 };
 
 struct CollectiveStats {
@@ -40,6 +54,7 @@ struct CollectiveStats {
   int late_rank = 0;
   ArrivalCause late_rank_before;
   std::vector<CollectiveArrival> arrivals;  // by rank
+  std::optional<NcclCollectiveFigures> nccl;  // where a rank's NCCL side file joined it (RunNccl.h)
 };
 
 // Sorted by first arrival. causes_per_rank[r][i]: what rank position r did
