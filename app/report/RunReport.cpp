@@ -31,6 +31,40 @@ nlohmann::ordered_json causeJson(const ArrivalCause& c) {
           {"description", describeArrivalCause(c)}};
 }
 
+using json = nlohmann::ordered_json;
+
+bool hasNccl(const RunAnalysis& a) {
+  for (const RankNcclJoin& j : a.nccl)
+    if (j.has_profile) return true;
+  return false;
+}
+
+// "RING LL x2 3.1 us" (algorithm, protocol, channels, median channel time).
+std::string ncclCell(const CollectiveStats& s) {
+  if (!s.nccl) return "-";
+  std::string text = s.nccl->algo + " " + s.nccl->proto + " x" + std::to_string(s.nccl->channels);
+  if (s.nccl->has_channel_times()) text += " " + formatDuration(s.nccl->channel_median_ns);
+  return text;
+}
+
+json ncclFiguresJson(const std::optional<NcclCollectiveFigures>& f) {
+  if (!f) return {{"algo", nullptr}, {"proto", nullptr}, {"channels", nullptr}, {"channel_ns", nullptr}};
+  json channel_ns = nullptr;
+  if (f->has_channel_times())
+    channel_ns = {{"min", f->channel_min_ns}, {"median", f->channel_median_ns}, {"max", f->channel_max_ns},
+                  {"spread", f->channel_spread_ns}};
+  return {{"algo", f->algo}, {"proto", f->proto}, {"channels", f->channels}, {"warps", f->warps},
+          {"ranks_joined", f->ranks_joined}, {"channel_ns", channel_ns}};
+}
+
+json ncclJoinJson(const RankNcclJoin& j) {
+  if (!j.has_profile) return nullptr;
+  return {{"joined", j.joined}, {"gpu_collectives", j.gpu_collectives},
+          {"clock_offset_ns", j.clock_offset_ns ? json(*j.clock_offset_ns) : json(nullptr)},
+          {"residual_ns", j.residual_ns}, {"max_residual_ns", j.max_residual_ns},
+          {"channels_outside", j.channels_outside}, {"warnings", j.warnings}};
+}
+
 void writeRanks(std::ostringstream& out, const RunAnalysis& a) {
   out << "Ranks:\n  " << cell("rank", 6) << cell("kernels", 9) << cell("GPU util", 10) << cell("compute", 9)
       << cell("non-comp", 10) << cell("idle", 8) << cell("comm", 11)
@@ -53,14 +87,32 @@ void writeCollectives(std::ostringstream& out, const RunAnalysis& a, size_t top)
                     [](const auto* x, const auto* y) { return x->wait_ns > y->wait_ns; });
   out << "Collectives matched across ranks: " << a.collectives.size() << "; longest waits (" << n << "):\n  "
       << cell("collective", 26) << cell("wait", 11) << cell("transfer", 11) << cell("busbw", 12) << cell("late", 6)
-      << "  late rank before\n";
+      << (hasNccl(a) ? cell("NCCL", 22) : "") << "  late rank before\n";
   for (size_t i = 0; i < n; ++i) {
     const CollectiveStats& s = *rows[i];
     std::ostringstream bw;
     if (s.busbw_gbps) bw.precision(3), bw << *s.busbw_gbps << " GB/s";
     out << "  " << cell(s.name + " " + s.group + " #" + std::to_string(s.index), 26) << cell(formatDuration(s.wait_ns), 11)
         << cell(formatDuration(s.transfer_ns), 11) << cell(s.busbw_gbps ? bw.str() : "-", 12)
-        << cell(std::to_string(s.late_rank), 6) << "  " << describeArrivalCause(s.late_rank_before) << "\n";
+        << cell(std::to_string(s.late_rank), 6) << (hasNccl(a) ? cell(ncclCell(s), 22) : "") << "  "
+        << describeArrivalCause(s.late_rank_before) << "\n";
+  }
+}
+
+// What each rank's side file joined, and how well its clock fit.
+void writeNcclJoins(std::ostringstream& out, const RunAnalysis& a) {
+  if (!hasNccl(a)) return;
+  out << "NCCL side files (fuselab's NCCL profiler plugin):\n";
+  for (size_t r = 0; r < a.nccl.size() && r < a.ranks.size(); ++r) {
+    const RankNcclJoin& j = a.nccl[r];
+    if (!j.has_profile) continue;
+    out << "  rank " << a.ranks[r].rank << ": " << j.joined << " of " << j.gpu_collectives << " NCCL kernels joined";
+    if (j.clock_offset_ns)
+      out << ", GPU timer fitted to the trace within " << formatDuration(j.residual_ns) << " (largest "
+          << formatDuration(j.max_residual_ns) << ")";
+    if (j.channels_outside) out << ", " << j.channels_outside << " channel time(s) outside their kernel";
+    out << "\n";
+    for (const std::string& w : j.warnings) out << "  Warning: " << w << "\n";
   }
 }
 
@@ -86,6 +138,7 @@ std::string runText(const Run& run, const RunAnalysis& a, const RunReportOptions
   writeRanks(out, a);
   out << "\n";
   writeCollectives(out, a, options.top_collectives);
+  writeNcclJoins(out, a);
   out << "\nStragglers:";
   if (a.stragglers.empty()) out << " none";
   out << "\n";
@@ -120,7 +173,8 @@ nlohmann::ordered_json runJson(const Run& run, const RunAnalysis& a) {
                   {"waited_share", a.verdict.waited_share},
                   {"transfer_share", a.verdict.transfer_share}};
   j["ranks"] = json::array();
-  for (const RankStats& r : a.ranks)
+  for (size_t pos = 0; pos < a.ranks.size(); ++pos) {
+    const RankStats& r = a.ranks[pos];
     j["ranks"].push_back({{"rank", r.rank},
                           {"file", r.file},
                           {"kernels", r.kernels},
@@ -136,9 +190,11 @@ nlohmann::ordered_json runJson(const Run& run, const RunAnalysis& a) {
                           {"wait_caused_ns", r.wait_caused_ns},
                           {"idle", {{"host_wait_ns", r.idle.host_wait_ns},
                                     {"kernel_wait_ns", r.idle.kernel_wait_ns},
-                                    {"other_ns", r.idle.other_ns}}}});
+                                    {"other_ns", r.idle.other_ns}}},
+                          {"nccl", pos < a.nccl.size() ? ncclJoinJson(a.nccl[pos]) : json(nullptr)}});
+  }
   j["collectives"] = json::array();
-  for (const CollectiveStats& s : a.collectives)
+  for (const CollectiveStats& s : a.collectives) {
     j["collectives"].push_back({{"name", s.name},
                                 {"group", s.group},
                                 {"index", s.index},
@@ -153,6 +209,8 @@ nlohmann::ordered_json runJson(const Run& run, const RunAnalysis& a) {
                                 {"busbw_gbps", orNull(s.busbw_gbps)},
                                 {"late_rank", s.late_rank},
                                 {"late_rank_before", causeJson(s.late_rank_before)}});
+    j["collectives"].back().update(ncclFiguresJson(s.nccl));
+  }
   j["stragglers"] = json::array();
   for (const Straggler& s : a.stragglers)
     j["stragglers"].push_back({{"rank", s.rank}, {"late_count", s.late_count}, {"wait_caused_ns", s.wait_caused_ns}});

@@ -42,6 +42,26 @@ void textCell(const std::string& s) {
   ImGui::TextUnformatted(s.c_str());
 }
 
+// Algorithm and protocol, channels (and warps on hover), the median channel
+// time with its spread on hover.
+void drawNcclCells(const CollectiveStats& s) {
+  if (!s.nccl) {
+    for (int i = 0; i < 3; ++i) textCell("-");
+    return;
+  }
+  const NcclCollectiveFigures& f = *s.nccl;
+  textCell(f.algo + " " + f.proto);
+  textCell(std::to_string(f.channels));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%d channels of %d warps, from %d rank(s)' side files", f.channels, f.warps, f.ranks_joined);
+  textCell(f.has_channel_times() ? formatDuration(f.channel_median_ns) : "-");
+  if (f.has_channel_times() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("each channel's time on the GPU, over the joined ranks:\nmin %s, median %s, max %s\n"
+                      "channel starts spread over %s on one rank",
+                      formatDuration(f.channel_min_ns).c_str(), formatDuration(f.channel_median_ns).c_str(),
+                      formatDuration(f.channel_max_ns).c_str(), formatDuration(f.channel_spread_ns).c_str());
+}
+
 }  // namespace
 
 void RunPanels::drawTableTabs(const Theme&, TimelineView& timeline) {
@@ -60,7 +80,7 @@ void RunPanels::drawTableTabs(const Theme&, TimelineView& timeline) {
 
 void RunPanels::drawCollectivesTable(TimelineView& timeline) {
   const auto& rows = run_->analysis->collectives;
-  if (!ImGui::BeginTable("collectives", 9, kTableFlags)) return;
+  if (!ImGui::BeginTable("collectives", 12, kTableFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Collective");
   ImGui::TableSetupColumn("Start");
@@ -68,6 +88,10 @@ void RunPanels::drawCollectivesTable(TimelineView& timeline) {
   ImGui::TableSetupColumn("Wait", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Transfer", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Bus BW", ImGuiTableColumnFlags_PreferSortDescending);
+  // From the ranks' NCCL side files (fuselab's NCCL profiler plugin), "-" without.
+  ImGui::TableSetupColumn("Algorithm");
+  ImGui::TableSetupColumn("Channels", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Channel time", ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Ranks");
   ImGui::TableSetupColumn("Late rank");
   ImGui::TableSetupColumn("Late rank before", ImGuiTableColumnFlags_WidthStretch);
@@ -83,8 +107,11 @@ void RunPanels::drawCollectivesTable(TimelineView& timeline) {
         case 3: sortRows(o, rows, [](const CollectiveStats& r) { return r.wait_ns; }, asc); break;
         case 4: sortRows(o, rows, [](const CollectiveStats& r) { return r.transfer_ns; }, asc); break;
         case 5: sortRows(o, rows, [](const CollectiveStats& r) { return r.busbw_gbps.value_or(-1); }, asc); break;
-        case 6: sortRows(o, rows, [](const CollectiveStats& r) { return r.arrivals.size(); }, asc); break;
-        case 7: sortRows(o, rows, [](const CollectiveStats& r) { return r.late_rank; }, asc); break;
+        case 6: sortRows(o, rows, [](const CollectiveStats& r) { return r.nccl ? r.nccl->algo + r.nccl->proto : ""; }, asc); break;
+        case 7: sortRows(o, rows, [](const CollectiveStats& r) { return r.nccl ? r.nccl->channels : -1; }, asc); break;
+        case 8: sortRows(o, rows, [](const CollectiveStats& r) { return r.nccl ? r.nccl->channel_median_ns : -1; }, asc); break;
+        case 9: sortRows(o, rows, [](const CollectiveStats& r) { return r.arrivals.size(); }, asc); break;
+        case 10: sortRows(o, rows, [](const CollectiveStats& r) { return r.late_rank; }, asc); break;
         default: sortRows(o, rows, [](const CollectiveStats& r) { return int(r.late_rank_before.kind); }, asc); break;
       }
     }
@@ -119,6 +146,7 @@ void RunPanels::drawCollectivesTable(TimelineView& timeline) {
       char bw[32] = "-";
       if (s.busbw_gbps) std::snprintf(bw, sizeof bw, "%.2f GB/s", *s.busbw_gbps);
       textCell(bw);
+      drawNcclCells(s);
       textCell(std::to_string(s.arrivals.size()) + "/" + std::to_string(s.group_size));
       textCell(std::to_string(s.late_rank));
       textCell(causeText(s.late_rank_before));

@@ -46,36 +46,42 @@ std::vector<std::string> ncclNotes(const std::vector<CollectiveStats>& collectiv
   std::map<CollectiveKind, int> most_channels;
   for (const CollectiveStats& s : collectives)
     if (s.nccl) most_channels[s.kind] = std::max(most_channels[s.kind], s.nccl->channels);
-  struct Finding {
+  struct Sizes {
     size_t count = 0;
     int64_t smallest = INT64_MAX, largest = 0;
-    std::string detail;
   };
-  std::map<std::string, Finding> found;  // by sentence head, in a stable order
-  auto note = [&](const std::string& head, const CollectiveStats& s, const std::string& detail) {
-    Finding& f = found[head];
-    ++f.count;
-    f.smallest = std::min(f.smallest, s.bytes);
-    f.largest = std::max(f.largest, s.bytes);
-    f.detail = detail;
+  // Finding -> kind -> the sizes it was seen at; the finding's reason.
+  std::map<std::string, std::map<std::string, Sizes>> found;
+  std::map<std::string, std::string> reason;
+  auto note = [&](const std::string& finding, const std::string& why, const CollectiveStats& s, std::string kind) {
+    Sizes& z = found[finding][std::move(kind)];
+    ++z.count;
+    z.smallest = std::min(z.smallest, s.bytes);
+    z.largest = std::max(z.largest, s.bytes);
+    reason[finding] = why;
   };
   for (const CollectiveStats& s : collectives) {
     if (!s.nccl || s.bytes < 0) continue;
     const std::string kind(collectiveKindName(s.kind));
     const int most = most_channels[s.kind];
     if (s.bytes >= kFewChannelsBytes && s.nccl->channels > 0 && 2 * s.nccl->channels <= most)
-      note(kind + " on " + std::to_string(s.nccl->channels) + " channel(s)", s,
-           "the run's largest " + kind + " used " + std::to_string(most));
+      note("on " + std::to_string(s.nccl->channels) + " channel(s)",
+           "the run's largest of the kind used " + std::to_string(most), s, kind);
     if (s.nccl->proto == "LL" && s.bytes >= kLargeBytes)
-      note(kind + " on the LL protocol", s, "LL carries a flag in every 8 bytes, at most half the link's bandwidth");
+      note("on the LL protocol", "LL carries a flag in every 8 bytes, at most half the link's bandwidth", s, kind);
     if (s.nccl->proto == "Simple" && s.bytes <= kSmallBytes)
-      note(kind + " on the Simple protocol", s, "small messages are latency-bound; LL or LL128 cost fewer handshakes");
+      note("on the Simple protocol", "small messages are latency-bound, where LL and LL128 wait less", s, kind);
   }
   std::vector<std::string> out;
-  for (const auto& [head, f] : found) {
-    const std::string sizes = f.smallest == f.largest ? formatBytes(uint64_t(f.smallest))
-                                                      : formatBytes(uint64_t(f.smallest)) + " to " + formatBytes(uint64_t(f.largest));
-    out.push_back("NCCL ran " + std::to_string(f.count) + " " + head + " (" + sizes + "): " + f.detail + ".");
+  for (const auto& [finding, kinds] : found) {
+    std::string list;
+    for (const auto& [kind, z] : kinds) {
+      const std::string sizes = z.smallest == z.largest
+                                    ? formatBytes(uint64_t(z.smallest))
+                                    : formatBytes(uint64_t(z.smallest)) + " to " + formatBytes(uint64_t(z.largest));
+      list += (list.empty() ? "" : ", ") + std::to_string(z.count) + " " + kind + " of " + sizes;
+    }
+    out.push_back("NCCL ran " + list + " " + finding + ": " + reason[finding] + ".");
   }
   return out;
 }

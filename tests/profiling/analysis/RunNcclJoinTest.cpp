@@ -139,7 +139,8 @@ TEST(RunNcclJoin, EveryCollectiveJoinsItsRecordPastTheWarmUp) {
   }
   EXPECT_EQ(with_figures, a.collectives.size());
   // LL on the 16 and 64 MiB all-reduces (the kernels' names say the same here).
-  EXPECT_NE(a.verdict.explanation.find("all_reduce on the LL protocol"), std::string::npos) << a.verdict.explanation;
+  EXPECT_NE(a.verdict.explanation.find("12 all_reduce of 17 MB to 67 MB"), std::string::npos) << a.verdict.explanation;
+  EXPECT_NE(a.verdict.explanation.find("on the LL protocol"), std::string::npos) << a.verdict.explanation;
 }
 
 TEST(RunNcclJoin, MissingRecordsAreNamedAndTheRestJoins) {
