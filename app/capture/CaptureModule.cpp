@@ -8,6 +8,8 @@
 #include <mutex>
 #include <system_error>
 
+#include "app/capture/BesideExecutable.h"
+
 namespace fuselab {
 namespace {
 
@@ -43,18 +45,11 @@ std::filesystem::path findCaptureModule() {
 
 std::vector<std::filesystem::path> captureModuleCandidates() {
   if (const char* env = moduleFromEnvironment()) return {env};
-  std::vector<std::filesystem::path> out;
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec && exe.has_parent_path()) {
-    out.push_back(exe.parent_path() / kCaptureModuleFile);
-    out.push_back(exe.parent_path().parent_path() / "lib" / "fuselab" / kCaptureModuleFile);
-  }
 #ifdef FUSELAB_CAPTURE_MODULE_BUILD_DIR
-  const auto built = std::filesystem::path(FUSELAB_CAPTURE_MODULE_BUILD_DIR) / kCaptureModuleFile;
-  if (std::find(out.begin(), out.end(), built) == out.end()) out.push_back(built);  // not the executable's own folder
+  return besideExecutable(kCaptureModuleFile, FUSELAB_CAPTURE_MODULE_BUILD_DIR);
+#else
+  return besideExecutable(kCaptureModuleFile, "");
 #endif
-  return out;
 }
 
 CaptureBackend& openCaptureModule(const std::filesystem::path& file) {
