@@ -25,6 +25,7 @@ std::vector<WorkloadEntry> entries() {
       fusedMlpEntry(),
       tpMlpEntry(),
       trainStepEntry(),
+      allReduceEntry(),
   };
 }
 

@@ -38,6 +38,7 @@ WorkloadEntry mlpEntry();        // MlpWorkload.cpp
 WorkloadEntry fusedMlpEntry();   // FusedMlpWorkload.cpp
 WorkloadEntry tpMlpEntry();      // TpMlpWorkload.cpp
 WorkloadEntry trainStepEntry();  // TrainStepWorkload.cpp
+WorkloadEntry allReduceEntry();  // AllReduceWorkload.cpp
 
 // Bytes free for a new workload: on cuda, free device memory plus what
 // LibTorch's caching allocator holds but does not use; on the CPU, the

@@ -83,7 +83,11 @@ std::string threadsPerRank(int ranks) {
 
 }  // namespace
 
-bool isDistributedWorkload(const std::string& workload) { return workload == "tp_mlp"; }
+bool isDistributedWorkload(const std::string& workload) {
+  for (const WorkloadInfo& w : workloadCatalog())
+    if (w.name == workload) return w.distributed;
+  return false;
+}
 
 RunFolder& RunFolder::operator=(RunFolder&& o) noexcept {
   if (this != &o) {

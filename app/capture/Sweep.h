@@ -46,6 +46,11 @@ struct SweepPoint {
   // replays the eager kernels, so it takes the eager point's bytes).
   double flops_per_forward = 0;
   std::optional<double> bytes_per_forward;
+  // allreduce: the message's bus bandwidth (nccl-tests' busbw from the time
+  // per forward) and what NCCL's profiler plugin said it ran ("RING LL"; ""
+  // without a side file: Gloo, or no plugin).
+  std::optional<double> busbw_gbps;
+  std::string nccl_algo_proto;
 };
 
 struct SweepCrossover {

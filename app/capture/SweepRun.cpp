@@ -1,8 +1,10 @@
 // The sweep of a distributed workload (Sweep.h: runRunSweep).
 #include <algorithm>
+#include <cstdio>
 
 #include "app/capture/DistributedCapture.h"
 #include "app/capture/Sweep.h"
+#include "profiling/analysis/run/RunAnalysis.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/ObserverEffect.h"
 #include "profiling/trace/RunLoader.h"
@@ -26,6 +28,30 @@ WorkloadParams runSweepParams(const SweepOptions& o, const std::string& variant,
   p.ranks = ranks;
   return p;
 }
+
+namespace {
+
+// An allreduce point: the flops are the sum's additions, the bus bandwidth
+// nccl-tests' (bytes / time x 2(n-1)/n), the algorithm and protocol from the
+// ranks' NCCL side files, when there are any.
+void addAllReduceFigures(const Run& run, const WorkloadParams& p, SweepPoint& point) {
+  const double bytes = double(p.batch * p.seq * p.dim) * double(dtypeSize(p.dtype));
+  point.flops_per_forward = double(p.batch * p.seq * p.dim) * double(p.ranks - 1);
+  if (point.time_per_forward_ns > 0 && p.ranks > 1)
+    point.busbw_gbps = bytes / point.time_per_forward_ns * 2.0 * double(p.ranks - 1) / double(p.ranks);
+  const RunAnalysis a = analyzeRun(run);
+  for (const CollectiveStats& c : a.collectives)
+    if (c.nccl) {
+      point.nccl_algo_proto = c.nccl->algo + " " + c.nccl->proto;
+      break;
+    }
+  char bw[64] = "";
+  if (point.busbw_gbps) std::snprintf(bw, sizeof bw, ", busbw %.2f GB/s", *point.busbw_gbps);
+  point.note += bw;
+  if (!point.nccl_algo_proto.empty()) point.note += ", NCCL " + point.nccl_algo_proto;
+}
+
+}  // namespace
 
 SweepResult runRunSweep(const SweepOptions& o, SweepProgress* progress) {
   if (o.tokens.empty()) throw SweepError("no token counts to sweep");
@@ -67,6 +93,7 @@ SweepResult runRunSweep(const SweepOptions& o, SweepProgress* progress) {
         point.flops_per_forward = 2.0 * t * 3.0 * d * h + 2.0 * t * h;  // the whole job's
         addTraceFigures(rank0, o, point, result);
         point.note = "rank 0 of " + std::to_string(p.ranks);
+        if (p.workload == "allreduce") addAllReduceFigures(r, p, point);
         point.ok = true;
       } catch (const std::exception& e) {  // WorkloadError, CaptureError (a failed rank), RunLoadError
         point.error = e.what();

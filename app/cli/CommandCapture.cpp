@@ -98,7 +98,7 @@ WorkloadParams workloadParams(const CaptureArgs& a) {
   if (a.ranks) p.ranks = static_cast<int>(parseInt("--ranks", *a.ranks, 1, SizeLimits::kMaxRanks));
   if (!a.delay_rank.empty()) parseDelayRank(a.delay_rank, p);
   if (!isDistributedWorkload(p.workload) && (p.ranks != 1 || p.delay_rank >= 0))
-    throw BadValue("--ranks and --delay-rank apply to distributed workloads (tp_mlp), not " + p.workload);
+    throw BadValue("--ranks and --delay-rank apply to distributed workloads (tp_mlp, allreduce), not " + p.workload);
   return p;
 }
 
@@ -329,7 +329,7 @@ void addCaptureCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--screenshot", a->screenshot, "Also write a PNG of the captured timeline (GUI builds)")
       ->type_name("FILE");
   cmd->add_flag("--json", a->json, "Print the analysis as JSON instead of text");
-  cmd->add_option("--ranks", a->ranks, "Processes of a distributed workload (tp_mlp): one per GPU (NCCL) or CPU "
+  cmd->add_option("--ranks", a->ranks, "Processes of a distributed workload (tp_mlp, allreduce): one per GPU (NCCL) or CPU "
                                        "process (Gloo), default 2; --out DIR keeps the run folder")
       ->type_name("INT");
   cmd->add_option("--delay-rank", a->delay_rank, "R:US: rank R sleeps US microseconds before its all-reduce in "

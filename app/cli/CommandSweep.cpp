@@ -72,7 +72,7 @@ int runSweepCommand(const SweepArgs& a) {
     checkSizes(o.base);
     const bool run = isDistributedWorkload(o.base.workload);
     o.variants = splitList(!a.variants.empty() ? a.variants : run ? "eager,overlap" : "eager,graph,fused");
-    if (!a.ranks.empty() && !run) throw SweepError("--ranks applies to distributed workloads (tp_mlp), not " + a.workload);
+    if (!a.ranks.empty() && !run) throw SweepError("--ranks applies to distributed workloads (tp_mlp, allreduce), not " + a.workload);
     for (const auto& r : splitList(a.ranks)) {
       WorkloadParams check = o.base;
       check.ranks = std::atoi(r.c_str());
@@ -145,12 +145,12 @@ void addSweepCommand(CLI::App& app, int& exit_code) {
       "sweep", "Time a workload over a range of token counts (eager, CUDA graph, fused) and find where it turns "
                "from overhead-bound to compute-bound");
   auto a = std::make_shared<SweepArgs>();
-  cmd->add_option("--workload", a->workload, "mlp, linear or tp_mlp (the fused variant of mlp is fused_mlp)")
+  cmd->add_option("--workload", a->workload, "mlp, linear, tp_mlp or allreduce (the fused variant of mlp is fused_mlp)")
       ->capture_default_str();
   cmd->add_option("--variants", a->variants,
                   "Comma-separated: eager, graph, fused (default: all three; tp_mlp: eager, fused, overlap or graph, "
                   "default eager,overlap)");
-  cmd->add_option("--ranks", a->ranks, "tp_mlp: comma-separated rank counts, e.g. 1,2 (each point is a run; its "
+  cmd->add_option("--ranks", a->ranks, "tp_mlp, allreduce: comma-separated rank counts, e.g. 1,2 (each point is a run; its "
                                        "time is rank 0's unprofiled time per forward)");
   cmd->add_option("--tokens", a->tokens,
                   "FIRST:LAST (powers of two) or a list such as 1,64,512,8192 (default: 1:8192 on cuda, 1:512 on cpu)");

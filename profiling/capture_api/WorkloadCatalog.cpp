@@ -105,6 +105,26 @@ WorkloadInfo tpMlp() {
   info.defaults.hidden = 3072;
   info.defaults.ranks = 2;
   info.cpu_defaults = onCpu(info.defaults, 1, 128);
+  info.distributed = true;
+  return info;
+}
+
+WorkloadInfo allReduce() {
+  WorkloadInfo info;
+  info.name = "allreduce";
+  info.title = "One all-reduce per step";
+  info.description =
+      "One all-reduce (sum) of a [batch, seq, dim] tensor per forward on --ranks processes (c10d: NCCL on cuda, one "
+      "GPU per rank; Gloo on the cpu): the message nccl-tests times. Swept over sizes (--dim elements per token), "
+      "it shows the bus bandwidth at each size and, from NCCL's profiler plugin, the algorithm and protocol NCCL chose.";
+  info.variants = {"eager"};
+  info.defaults.workload = "allreduce";
+  info.defaults.batch = 1024;
+  info.defaults.seq = 1;
+  info.defaults.dim = 1024;
+  info.defaults.ranks = 2;
+  info.cpu_defaults = onCpu(info.defaults, 64, 1);
+  info.distributed = true;
   return info;
 }
 
@@ -131,7 +151,7 @@ WorkloadInfo trainStep() {
 }  // namespace
 
 const std::vector<WorkloadInfo>& workloadCatalog() {
-  static const std::vector<WorkloadInfo> catalog = {matmulAdd(), linear(), mlp(), fusedMlp(), tpMlp(), trainStep()};
+  static const std::vector<WorkloadInfo> catalog = {matmulAdd(), linear(), mlp(), fusedMlp(), tpMlp(), trainStep(), allReduce()};
   return catalog;
 }
 

@@ -2,6 +2,8 @@
 
 namespace fuselab {
 
+int dtypeSize(DType d) { return d == DType::FP32 ? 4 : 2; }
+
 std::string dtypeName(DType d) {
   switch (d) {
     case DType::BF16: return "bf16";

@@ -15,6 +15,7 @@ enum class DType { BF16, FP16, FP32 };
 enum class Device { Cuda, Cpu };
 
 std::string dtypeName(DType d);                // "bf16", "fp16", "fp32"
+int dtypeSize(DType d);                        // bytes of one element: 2, 2, 4
 DType parseDType(const std::string& s);        // throws WorkloadError listing the choices
 std::string deviceName(Device d);              // "cuda", "cpu"
 Device parseDevice(const std::string& s);
@@ -69,6 +70,7 @@ struct WorkloadInfo {
   WorkloadParams defaults;      // on the GPU (device cuda)
   WorkloadParams cpu_defaults;  // on the CPU: sizes and a dtype that capture in about a second on a laptop
   bool cuda_only = false;
+  bool distributed = false;  // runs as --ranks processes (capture, sweep: each point a run)
 
   // The defaults for `device` (a CUDA-only workload has only its GPU ones).
   const WorkloadParams& defaultsFor(Device device) const {
