@@ -16,29 +16,28 @@ void expectSplit(const RankTimeBreakdown& b, int64_t span, int64_t compute, int6
   EXPECT_EQ(b.idle_ns, idle);
 }
 
+// Compute 5-6 and 8-9 us, a copy 11-12 us, each launched: span 5-12 us.
+void addRecordedOps(test::SyntheticTrace& t) {
+  t.launched("gemm", 4'000, 500, 5'000, 1'000, 1)
+      .launched("gemm", 7'000, 500, 8'000, 1'000, 2)
+      .launch(3, 10'000, 500, "cudaMemcpyAsync")
+      .gpu("Memcpy DtoD", 11'000, 1'000, 3, 7, Category::Memcpy);
+}
+
 TEST(RankTimeBreakdown, SplitsTheSpanOfTheRecordedGpuOps) {
-  // Compute 5-6 and 8-9 us, a copy 11-12 us: span 5-12 us.
-  Trace trace = test::SyntheticTrace()
-                    .launched("gemm", 4'000, 500, 5'000, 1'000, 1)
-                    .launched("gemm", 7'000, 500, 8'000, 1'000, 2)
-                    .launch(3, 10'000, 500, "cudaMemcpyAsync")
-                    .gpu("Memcpy DtoD", 11'000, 1'000, 3, 7, Category::Memcpy)
-                    .build();
-  expectSplit(rankTimeBreakdown(trace), 7'000, 2'000, 1'000, 4'000);
+  test::SyntheticTrace t;
+  addRecordedOps(t);
+  expectSplit(rankTimeBreakdown(t.build()), 7'000, 2'000, 1'000, 4'000);
 }
 
 TEST(RankTimeBreakdown, AKernelLaunchedBeforeRecordingIsLeftOut) {
-  // The same ops, and an NCCL kernel without launch call from 0 to 10 us
+  // The same, and an NCCL kernel without launch call from 0 to 10 us
   // (issued before recording began, spinning into it). Counted, it would
   // make the span 0-12 us and 10 us of it non-compute.
-  Trace trace = test::SyntheticTrace()
-                    .gpu("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, 10'000, 40, 20)
-                    .launched("gemm", 4'000, 500, 5'000, 1'000, 1)
-                    .launched("gemm", 7'000, 500, 8'000, 1'000, 2)
-                    .launch(3, 10'000, 500, "cudaMemcpyAsync")
-                    .gpu("Memcpy DtoD", 11'000, 1'000, 3, 7, Category::Memcpy)
-                    .build();
-  expectSplit(rankTimeBreakdown(trace), 7'000, 2'000, 1'000, 4'000);
+  test::SyntheticTrace t;
+  t.gpu("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, 10'000, 40, 20);
+  addRecordedOps(t);
+  expectSplit(rankTimeBreakdown(t.build()), 7'000, 2'000, 1'000, 4'000);
 }
 
 TEST(RankTimeBreakdown, WithoutLinkedLaunchesEveryOpCounts) {
