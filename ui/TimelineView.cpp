@@ -41,9 +41,10 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
   label_font_size_ = 0;
   lanes_.setTrace(trace_.get());
   critical_path_.set(nullptr);
-  trace_begin_ = trace_ ? static_cast<double>(trace_->beginNs()) : 0;
-  trace_end_ = trace_ ? static_cast<double>(trace_->endNs()) : 0;
-  fit_ = trace_ ? fitAllExtent(*trace_, lanes_.beforeRecording()) : TimeExtent{};
+  const TraceExtents extents = trace_ ? traceExtents(*trace_, lanes_.beforeRecording()) : TraceExtents{};
+  trace_begin_ = static_cast<double>(extents.whole.begin_ns);
+  trace_end_ = static_cast<double>(extents.whole.end_ns);
+  fit_ = extents.fit;
   marker_order_.clear();
   if (trace_) {
     for (uint32_t i = 0; i < trace_->raw_events.size(); ++i) marker_order_.push_back(i);

@@ -133,7 +133,7 @@ class TimelineView {
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const TraceAnalysis> analysis_;
   double trace_begin_ = 0, trace_end_ = 0;  // cached: Trace::endNs() walks every event
-  TimeExtent fit_;  // what fitAll shows
+  TimeExtent fit_;                          // what fitAll shows
   std::vector<uint32_t> marker_order_;  // Trace::raw_events by time
   LaneLayout layout_;
   TimelineLanes lanes_;  // over layout_

@@ -17,9 +17,11 @@ TEST(FitExtent, LeavesOutAKernelLaunchedBeforeRecording) {
                     .step(1, 450'000, 60'000)
                     .launched("gemm", 455'000, 5'000, 510'000, 10'000, 1)
                     .build();
-  const TimeExtent x = fitAllExtent(trace, PreRecordingOps(trace));
-  EXPECT_EQ(x.begin_ns, 450'000);
-  EXPECT_EQ(x.end_ns, 520'000);
+  const TraceExtents x = traceExtents(trace, PreRecordingOps(trace));
+  EXPECT_EQ(x.fit.begin_ns, 450'000);
+  EXPECT_EQ(x.fit.end_ns, 520'000);
+  EXPECT_EQ(x.whole.begin_ns, 0);
+  EXPECT_EQ(x.whole.end_ns, 520'000);
 }
 
 TEST(FitExtent, AKernelThatOutlastsTheRecordingDoesNotStretchItEither) {
@@ -28,9 +30,10 @@ TEST(FitExtent, AKernelThatOutlastsTheRecordingDoesNotStretchItEither) {
                     .step(1, 450'000, 60'000)
                     .launched("gemm", 455'000, 5'000, 470'000, 10'000, 1)
                     .build();
-  const TimeExtent x = fitAllExtent(trace, PreRecordingOps(trace));
-  EXPECT_EQ(x.begin_ns, 450'000);
-  EXPECT_EQ(x.end_ns, 510'000);
+  const TraceExtents x = traceExtents(trace, PreRecordingOps(trace));
+  EXPECT_EQ(x.fit.begin_ns, 450'000);
+  EXPECT_EQ(x.fit.end_ns, 510'000);
+  EXPECT_EQ(x.whole.end_ns, 900'000);
 }
 
 TEST(FitExtent, IsTheWholeTraceWithoutSuchOps) {
@@ -38,19 +41,20 @@ TEST(FitExtent, IsTheWholeTraceWithoutSuchOps) {
                     .gpu("ncclDevKernel_AllReduce", 0, 500'000, -1, 20)  // no correlation: nothing says when
                     .step(1, 450'000, 60'000)
                     .build();
-  const TimeExtent x = fitAllExtent(trace, PreRecordingOps(trace));
-  EXPECT_EQ(x.begin_ns, trace.beginNs());
-  EXPECT_EQ(x.end_ns, trace.endNs());
-  EXPECT_EQ(x.begin_ns, 0);
-  EXPECT_EQ(x.end_ns, 510'000);
+  const TraceExtents x = traceExtents(trace, PreRecordingOps(trace));
+  EXPECT_EQ(x.whole.begin_ns, trace.beginNs());
+  EXPECT_EQ(x.whole.end_ns, trace.endNs());
+  EXPECT_EQ(x.fit.begin_ns, 0);
+  EXPECT_EQ(x.fit.end_ns, 510'000);
 }
 
 TEST(FitExtent, EmptyTrace) {
   Trace trace;
   trace.finalize();
-  const TimeExtent x = fitAllExtent(trace, PreRecordingOps(trace));
-  EXPECT_EQ(x.begin_ns, 0);
-  EXPECT_EQ(x.end_ns, 0);
+  const TraceExtents x = traceExtents(trace, PreRecordingOps(trace));
+  EXPECT_EQ(x.fit.begin_ns, 0);
+  EXPECT_EQ(x.fit.end_ns, 0);
+  EXPECT_EQ(x.whole.end_ns, 0);
 }
 
 }  // namespace

@@ -13,9 +13,9 @@ EventLane::EventLane(const Trace& trace, const TraceAnalysis* analysis, const Pr
                      const LaneLayout& layout, const Lane& lane, const TrackDepths& depths, size_t stripe)
     : trace_(trace),
       analysis_(analysis),
-      before_recording_(before_recording),
       layout_(layout),
       lane_(lane),
+      before_recording_(before_recording),
       depths_(depths),
       stripe_(stripe) {}
 

@@ -33,13 +33,13 @@ class EventLane : public TimelineLane {
  protected:
   const Trace& trace_;
   const TraceAnalysis* analysis_;
-  const PreRecordingOps& before_recording_;
   const LaneLayout& layout_;
   const Lane& lane_;
 
  private:
   bool launchedBeforeRecording(uint32_t index) const;  // of an event of this lane's track
 
+  const PreRecordingOps& before_recording_;
   const TrackDepths& depths_;
   size_t stripe_;
   LaneRecords records_;  // this frame's

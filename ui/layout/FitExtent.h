@@ -17,6 +17,12 @@ struct TimeExtent {
   int64_t end_ns = 0;  // both 0 when no event counts
 };
 
-TimeExtent fitAllExtent(const Trace& trace, const PreRecordingOps& before_recording);
+struct TraceExtents {
+  TimeExtent whole;  // every event (Trace::beginNs, Trace::endNs)
+  TimeExtent fit;    // what Fit all shows
+};
+
+// One pass over the events.
+TraceExtents traceExtents(const Trace& trace, const PreRecordingOps& before_recording);
 
 }  // namespace fuselab::ui
