@@ -101,7 +101,8 @@ void drawArgs(const Trace& trace, EventRef e) {
 
 }  // namespace
 
-void drawEventDetailsTooltip(const Trace& trace, const TraceAnalysis* analysis, EventRef e, const Theme& theme) {
+void drawEventDetailsTooltip(const Trace& trace, const TraceAnalysis* analysis, EventRef e, const Theme& theme,
+                             bool before_recording) {
   const Track& t = trace.tracks[e.track];
   const uint32_t i = e.index;
   const Category cat = t.category[i];
@@ -127,6 +128,13 @@ void drawEventDetailsTooltip(const Trace& trace, const TraceAnalysis* analysis, 
   }
   if (isGpuWork(cat)) {
     if (t.correlation[i] >= 0) row("correlation", std::to_string(t.correlation[i]));
+    if (before_recording) {
+      row("launched", "before recording began");
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+      ImGui::TextDisabled("Its launch call is not in the trace. Fit all and the compute / non-compute / idle split "
+                          "leave it out, as HTA's temporal breakdown does.");
+      ImGui::PopTextWrapPos();
+    }
     if (analysis)
       if (const LaunchDelay* d = launchDelayOf(*analysis, e)) {
         row("launched by", std::string(trace.name(d->launch)));

@@ -15,7 +15,9 @@ std::string_view gapCauseLabel(GapCause c);        // "host wait", "kernel wait"
 std::string_view gapCauseExplanation(GapCause c);  // one sentence for a learner
 
 // Call while hovering; opens and closes the tooltip itself.
-void drawEventDetailsTooltip(const Trace& trace, const TraceAnalysis* analysis, EventRef event, const Theme& theme);
+// `before_recording`: a GPU op launched before recording began (PreRecordingOps.h).
+void drawEventDetailsTooltip(const Trace& trace, const TraceAnalysis* analysis, EventRef event, const Theme& theme,
+                             bool before_recording = false);
 void drawFoldedTooltip(const Trace& trace, uint32_t track, uint32_t first, uint32_t last, uint32_t count);
 
 }  // namespace fuselab::ui

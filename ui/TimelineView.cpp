@@ -41,8 +41,10 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
   label_font_size_ = 0;
   lanes_.setTrace(trace_.get());
   critical_path_.set(nullptr);
-  trace_begin_ = trace_ ? static_cast<double>(trace_->beginNs()) : 0;
-  trace_end_ = trace_ ? static_cast<double>(trace_->endNs()) : 0;
+  const TraceExtents extents = trace_ ? traceExtents(*trace_, lanes_.beforeRecording()) : TraceExtents{};
+  trace_begin_ = static_cast<double>(extents.whole.begin_ns);
+  trace_end_ = static_cast<double>(extents.whole.end_ns);
+  fit_ = extents.fit;
   marker_order_.clear();
   if (trace_) {
     for (uint32_t i = 0; i < trace_->raw_events.size(); ++i) marker_order_.push_back(i);
@@ -62,7 +64,7 @@ void TimelineView::setAnalysis(std::shared_ptr<const TraceAnalysis> analysis) {
 
 void TimelineView::fitAll() {
   if (!trace_) return;
-  pending_ = Pending{trace_begin_, trace_end_, 0.01};
+  pending_ = Pending{static_cast<double>(fit_.begin_ns), static_cast<double>(fit_.end_ns), 0.01};
 }
 
 bool TimelineView::fitStep(size_t ordinal) {

@@ -33,6 +33,7 @@
 #include "ui/Theme.h"
 #include "ui/lanes/CriticalPathOverlay.h"
 #include "ui/lanes/TimelineLanes.h"
+#include "ui/layout/FitExtent.h"
 #include "ui/layout/FlowEndpoints.h"
 #include "ui/layout/LaneLayout.h"
 #include "ui/layout/TimeAxis.h"
@@ -43,7 +44,7 @@ namespace fuselab::ui {
 class TimelineView {
  public:
   // Shows a trace (nullptr: none) and its analysis (may be null: no gaps or
-  // steps then). The view is fitted to the whole trace.
+  // steps then). The view is fitted to the trace (fitAll).
   void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis);
   // New analysis of the same trace (e.g. another gap threshold); keeps the view.
   void setAnalysis(std::shared_ptr<const TraceAnalysis> analysis);
@@ -52,6 +53,8 @@ class TimelineView {
   void draw(const Theme& theme);
 
   // View commands (applied at the next draw, when the width is known).
+  // Fit all shows every event but GPU ops launched before recording began
+  // (FitExtent.h); zooming out still reaches them.
   void fitAll();
   bool fitStep(size_t ordinal);  // 0-based, in time order; false if there is no such step
   void showRange(double begin_ns, double end_ns);  // absolute trace times
@@ -130,6 +133,7 @@ class TimelineView {
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const TraceAnalysis> analysis_;
   double trace_begin_ = 0, trace_end_ = 0;  // cached: Trace::endNs() walks every event
+  TimeExtent fit_;                          // what fitAll shows
   std::vector<uint32_t> marker_order_;  // Trace::raw_events by time
   LaneLayout layout_;
   TimelineLanes lanes_;  // over layout_

@@ -9,9 +9,19 @@
 
 namespace fuselab::ui {
 
-EventLane::EventLane(const Trace& trace, const TraceAnalysis* analysis, const LaneLayout& layout, const Lane& lane,
-                     const TrackDepths& depths, size_t stripe)
-    : trace_(trace), analysis_(analysis), layout_(layout), lane_(lane), depths_(depths), stripe_(stripe) {}
+EventLane::EventLane(const Trace& trace, const TraceAnalysis* analysis, const PreRecordingOps& before_recording,
+                     const LaneLayout& layout, const Lane& lane, const TrackDepths& depths, size_t stripe)
+    : trace_(trace),
+      analysis_(analysis),
+      layout_(layout),
+      lane_(lane),
+      before_recording_(before_recording),
+      depths_(depths),
+      stripe_(stripe) {}
+
+bool EventLane::launchedBeforeRecording(uint32_t index) const {
+  return isGpuWork(trace_.tracks[lane_.track].category[index]) && before_recording_.contains({lane_.track, index});
+}
 
 void EventLane::prepare(const LaneFrame& f) { foldTrack(lane_.track, depths_, *f.axis, FoldOptions{3.0f}, records_); }
 
@@ -46,7 +56,13 @@ void EventLane::drawEvents(const LaneFrame& f) const {
       }
       continue;
     }
-    f.dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), fill);
+    if (launchedBeforeRecording(r.first)) {
+      fill = withAlpha(fill, 0.45f);
+      f.dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), fill);
+      drawHatch(f.dl, ImVec2(x0, y0), ImVec2(x1, y1), f.timeX0(), f.timeX1(), th.event_border, 6 * th.scale);
+    } else {
+      f.dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), fill);
+    }
     if (x1 - x0 > 4) f.dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), th.event_border);
     if (f.highlight_name && track.name_id[r.first] == f.highlight_name)
       f.dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y1 + 1), th.selection, 0, 0, 2 * th.scale);
@@ -97,7 +113,7 @@ void EventLane::drawDetails(const Theme& theme, const LaneHover& hover) const {
   if (r.folded())
     drawFoldedTooltip(trace_, lane_.track, r.first, r.last, r.count);
   else
-    drawEventDetailsTooltip(trace_, analysis_, hover.event->event(), theme);
+    drawEventDetailsTooltip(trace_, analysis_, hover.event->event(), theme, launchedBeforeRecording(r.first));
 }
 
 }  // namespace fuselab::ui

@@ -3,6 +3,7 @@
 // per call depth, with the thread's name in the label column.
 #pragma once
 
+#include "profiling/analysis/common/PreRecordingOps.h"
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/lanes/TimelineLane.h"
@@ -15,8 +16,9 @@ class EventLane : public TimelineLane {
  public:
   // `lane` is one of `layout.lanes`; `stripe` picks the background shade
   // (alternating lanes). `analysis` may be null. All are kept by reference.
-  EventLane(const Trace& trace, const TraceAnalysis* analysis, const LaneLayout& layout, const Lane& lane,
-            const TrackDepths& depths, size_t stripe);
+  // GPU ops in `before_recording` are drawn dimmed and hatched.
+  EventLane(const Trace& trace, const TraceAnalysis* analysis, const PreRecordingOps& before_recording,
+            const LaneLayout& layout, const Lane& lane, const TrackDepths& depths, size_t stripe);
 
   float top() const override { return lane_.top; }
   float bottom() const override { return lane_.top + lane_.height; }
@@ -35,6 +37,9 @@ class EventLane : public TimelineLane {
   const Lane& lane_;
 
  private:
+  bool launchedBeforeRecording(uint32_t index) const;  // of an event of this lane's track
+
+  const PreRecordingOps& before_recording_;
   const TrackDepths& depths_;
   size_t stripe_;
   LaneRecords records_;  // this frame's

@@ -10,10 +10,10 @@
 
 namespace fuselab::ui {
 
-GpuStreamLane::GpuStreamLane(const Trace& trace, const TraceAnalysis& analysis, const GapIndex& gap_index,
-                             GapIndex::TrackGaps gaps, const LaneLayout& layout, const Lane& lane,
-                             const TrackDepths& depths, size_t stripe)
-    : EventLane(trace, &analysis, layout, lane, depths, stripe), gap_index_(gap_index), gaps_(gaps) {}
+GpuStreamLane::GpuStreamLane(const Trace& trace, const TraceAnalysis& analysis, const PreRecordingOps& before_recording,
+                             const GapIndex& gap_index, GapIndex::TrackGaps gaps, const LaneLayout& layout,
+                             const Lane& lane, const TrackDepths& depths, size_t stripe)
+    : EventLane(trace, &analysis, before_recording, layout, lane, depths, stripe), gap_index_(gap_index), gaps_(gaps) {}
 
 void GpuStreamLane::prepare(const LaneFrame& f) {
   EventLane::prepare(f);

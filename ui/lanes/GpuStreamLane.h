@@ -13,9 +13,9 @@ namespace fuselab::ui {
 class GpuStreamLane : public EventLane {
  public:
   // `gaps` are the analysis' gaps of this lane's track in `gap_index`.
-  GpuStreamLane(const Trace& trace, const TraceAnalysis& analysis, const GapIndex& gap_index,
-                GapIndex::TrackGaps gaps, const LaneLayout& layout, const Lane& lane, const TrackDepths& depths,
-                size_t stripe);
+  GpuStreamLane(const Trace& trace, const TraceAnalysis& analysis, const PreRecordingOps& before_recording,
+                const GapIndex& gap_index, GapIndex::TrackGaps gaps, const LaneLayout& layout, const Lane& lane,
+                const TrackDepths& depths, size_t stripe);
 
   void prepare(const LaneFrame& f) override;
   void drawUnder(const LaneFrame& f) const override;

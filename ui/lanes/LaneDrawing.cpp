@@ -1,6 +1,7 @@
 #include "ui/lanes/LaneDrawing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace fuselab::ui {
@@ -35,6 +36,17 @@ void drawFittedText(ImDrawList* dl, float x0, float x1, float y_mid, ImU32 color
   std::string s(text.substr(0, lo));
   s += "...";
   dl->AddText(ImVec2(x0 + pad, y), color, s.c_str());
+}
+
+void drawHatch(ImDrawList* dl, ImVec2 a, ImVec2 b, float view_x0, float view_x1, ImU32 color, float spacing) {
+  const float h = b.y - a.y;
+  const float x0 = std::max(a.x, view_x0 - h), x1 = std::min(b.x, view_x1);
+  if (x1 <= x0 || h <= 0 || spacing <= 0) return;
+  dl->PushClipRect(ImVec2(std::max(a.x, view_x0), a.y), ImVec2(x1, b.y), true);
+  // Lines at fixed offsets from the rectangle's start, so they move with it.
+  for (float x = a.x + std::floor((x0 - a.x) / spacing) * spacing; x < x1; x += spacing)
+    dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), color);
+  dl->PopClipRect();
 }
 
 }  // namespace fuselab::ui

@@ -12,6 +12,7 @@ namespace fuselab::ui {
 void TimelineLanes::setTrace(const Trace* trace) {
   trace_ = trace;
   depth_index_ = trace_ ? DepthIndex(*trace_) : DepthIndex();
+  before_recording_ = trace_ ? PreRecordingOps(*trace_) : PreRecordingOps();
   lanes_.clear();
 }
 
@@ -42,9 +43,11 @@ void TimelineLanes::rebuild(const LaneLayout& layout, float step_band_height) {
     addHeadersAbove(lane.top);
     const TrackDepths& depths = depth_index_.track(lane.track);
     if (const auto& gaps = gaps_of_track[lane.track])
-      lanes_.push_back(std::make_unique<GpuStreamLane>(*trace_, *analysis_, gap_index_, *gaps, layout, lane, depths, i));
+      lanes_.push_back(std::make_unique<GpuStreamLane>(*trace_, *analysis_, before_recording_, gap_index_, *gaps,
+                                                       layout, lane, depths, i));
     else
-      lanes_.push_back(std::make_unique<EventLane>(*trace_, analysis_, layout, lane, depths, i));
+      lanes_.push_back(
+          std::make_unique<EventLane>(*trace_, analysis_, before_recording_, layout, lane, depths, i));
   }
   addHeadersAbove(layout.total_height);
   if (analysis_) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "profiling/analysis/common/PreRecordingOps.h"
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/lanes/StepBand.h"
@@ -25,6 +26,9 @@ class TimelineLanes {
   // or steps). Both are kept by reference; call rebuild() before drawing.
   void setTrace(const Trace* trace);
   void setAnalysis(const TraceAnalysis* analysis);
+  // The trace's GPU ops launched before recording began: drawn dimmed and
+  // hatched, and said so in their tooltip.
+  const PreRecordingOps& beforeRecording() const { return before_recording_; }
   // One lane per lane and header of `layout` (kept by reference), and the
   // step band, `step_band_height` high, when the analysis has steps.
   void rebuild(const LaneLayout& layout, float step_band_height);
@@ -50,6 +54,7 @@ class TimelineLanes {
   const Trace* trace_ = nullptr;
   const TraceAnalysis* analysis_ = nullptr;
   DepthIndex depth_index_;
+  PreRecordingOps before_recording_;
   GapIndex gap_index_;
   std::vector<std::unique_ptr<TimelineLane>> lanes_;  // top to bottom
   std::unique_ptr<StepBand> step_band_;

@@ -5,6 +5,7 @@
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/analysis/collectives/CollectiveKind.h"
 #include "profiling/analysis/common/Intervals.h"
+#include "profiling/analysis/common/PreRecordingOps.h"
 
 namespace fuselab {
 
@@ -18,12 +19,14 @@ bool isComputeKernel(std::string_view name) {
 }  // namespace
 
 RankTimeBreakdown rankTimeBreakdown(const Trace& trace) {
+  const PreRecordingOps before_recording(trace);
   std::vector<std::pair<int64_t, int64_t>> all, compute;
-  for (const Track& t : trace.tracks) {
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const Track& t = trace.tracks[ti];
     if (t.kind != TrackKind::Gpu) continue;
-    for (size_t i = 0; i < t.size(); ++i) {
+    for (uint32_t i = 0; i < t.size(); ++i) {
       const Category c = t.category[i];
-      if (c != Category::Kernel && c != Category::Memcpy && c != Category::Memset) continue;
+      if (!isGpuWork(c) || before_recording.contains({ti, i})) continue;
       all.emplace_back(t.start_ns[i], t.end_ns(i));
       if (c == Category::Kernel && isComputeKernel(trace.strings.get(t.name_id[i])))
         compute.emplace_back(t.start_ns[i], t.end_ns(i));

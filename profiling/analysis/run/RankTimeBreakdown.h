@@ -8,7 +8,11 @@
 // Kernels are non-compute as HTA names them: nccl*Kernel*, names holding
 // "Memcpy" or "Sync", names starting with "Memset". Synchronization events
 // are not GPU work (DESIGN.md) and are left out; HTA counts those that carry
-// a stream.
+// a stream. GPU ops launched before recording began (PreRecordingOps.h) are
+// left out of the span and the unions, as HTA leaves out GPU ops whose launch
+// call is not in the trace. HTA rounds starts up and ends down to whole
+// microseconds unless HTA_DISABLE_NS_ROUNDING=1; we keep the nanoseconds
+// (docs/runs.md).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +22,7 @@
 namespace fuselab {
 
 struct RankTimeBreakdown {
-  int64_t span_ns = 0;  // first GPU op start to last GPU op end; 0 without GPU ops
+  int64_t span_ns = 0;  // first counted GPU op start to last one end; 0 without any
   int64_t compute_ns = 0;
   int64_t non_compute_ns = 0;
   int64_t idle_ns = 0;
