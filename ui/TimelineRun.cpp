@@ -1,9 +1,11 @@
-// The run parts of TimelineView (TimelineView.h): ranks that collapse, and
-// collectives drawn as links across the ranks' events.
+// The run parts of TimelineView (TimelineView.h): ranks that collapse,
+// collectives drawn as links across the ranks' events, and NCCL kernels'
+// channels as thin rows under their lanes.
 #include <imgui.h>
 
 #include <algorithm>
 
+#include "profiling/trace/DurationText.h"
 #include "ui/TimelineView.h"
 
 namespace fuselab::ui {
@@ -13,6 +15,45 @@ void TimelineView::setCollectiveLinks(std::vector<CollectiveLink> links) {
   longest_link_ns_ = 0;
   for (const CollectiveLink& l : links) longest_link_ns_ = std::max(longest_link_ns_, l.end_ns - l.begin_ns);
   links_ = std::move(links);
+}
+
+void TimelineView::setNcclChannels(std::vector<NcclKernelChannels> kernels) {
+  std::sort(kernels.begin(), kernels.end(), [&](const auto& a, const auto& b) {
+    return trace_->tracks[a.kernel.track].start_ns[a.kernel.index] < trace_->tracks[b.kernel.track].start_ns[b.kernel.index];
+  });
+  nccl_channels_ = std::move(kernels);
+  if (show_nccl_channels_) layout_row_height_ = 0;  // relayout at the next draw
+}
+
+void TimelineView::showNcclChannels(bool show) {
+  show_nccl_channels_ = show;
+  layout_row_height_ = 0;
+}
+
+void TimelineView::drawNcclChannels(const Theme& th, ImDrawList* dl, ImVec2 content, float vis_top,
+                                    float vis_bottom) const {
+  const double view_begin = axis_.start_ns, view_end = axis_.endNs();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const NcclKernelChannels* hovered = nullptr;
+  const NcclChannelTime* hovered_bar = nullptr;
+  for (const NcclKernelChannels& k : nccl_channels_) {
+    const Lane* lane = layout_.laneOfTrack(k.kernel.track);
+    if (!lane || lane->sub_rows == 0) continue;
+    const float top = lane->subRowsTop();
+    if (top + float(lane->sub_rows) * lane->sub_row_height < vis_top || top > vis_bottom) continue;
+    for (size_t r = 0; r < k.channels.size() && r < lane->sub_rows; ++r) {
+      const NcclChannelTime& b = k.channels[r];
+      if (double(b.stop_ns) < view_begin || double(b.start_ns) > view_end) continue;
+      const float y0 = content.y + top + float(r) * lane->sub_row_height;
+      const ImVec2 p0(axis_.nsToX(double(b.start_ns)), y0);
+      const ImVec2 p1(std::max(axis_.nsToX(double(b.stop_ns)), p0.x + 1.0f), y0 + lane->sub_row_height - 1.0f);
+      dl->AddRectFilled(p0, p1, th.collective);
+      if (mouse.x >= p0.x && mouse.x <= p1.x && mouse.y >= p0.y && mouse.y <= p1.y) hovered = &k, hovered_bar = &b;
+    }
+  }
+  if (hovered && ImGui::IsWindowHovered())
+    ImGui::SetTooltip("channel %d of %s\n%s on the GPU", hovered_bar->channel, hovered->label.c_str(),
+                      formatDuration(hovered_bar->stop_ns - hovered_bar->start_ns).c_str());
 }
 
 void TimelineView::toggleRank(int rank) {

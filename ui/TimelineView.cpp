@@ -33,6 +33,7 @@ void legendSwatch(ImU32 color, const char* label, bool stripe = false, ImU32 str
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis) {
   trace_ = std::move(trace);
   links_.clear();
+  nccl_channels_.clear();
   selected_.reset();
   selected_flows_.clear();
   highlight_name_ = 0;
@@ -163,6 +164,13 @@ void TimelineView::rebuildLayout(float row_height) {
   if (analysis_)
     for (const DeviceMemory& d : analysis_->memory.devices) o.memory_lanes.push_back(d.device);
   o.memory_lane_height = std::floor(row_height * 3.5f);
+  if (show_nccl_channels_) {
+    o.sub_rows.assign(trace_->tracks.size(), 0);
+    for (const NcclKernelChannels& k : nccl_channels_)
+      if (k.kernel.track < o.sub_rows.size())
+        o.sub_rows[k.kernel.track] = std::max<uint16_t>(o.sub_rows[k.kernel.track], uint16_t(k.channels.size()));
+    o.sub_row_height = std::max(3.0f, std::floor(row_height * 0.3f));
+  }
   layout_ = layoutLanes(*trace_, o);
   layout_row_height_ = row_height;
   lanes_.rebuild(layout_, row_height);  // the step band is a row high
@@ -206,6 +214,14 @@ void TimelineView::drawToolbar(const Theme& th) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Outline what set each step's time: the chain of CPU ops, launches, kernels and waits\n"
                         "(and collectives across ranks) from the step's start to its end.");
+  }
+  if (!nccl_channels_.empty()) {
+    ImGui::SameLine();
+    bool show = show_nccl_channels_;
+    if (ImGui::Checkbox("NCCL channels", &show)) showNcclChannels(show);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Under each NCCL kernel, one thin row per channel: when it ran on the GPU\n"
+                        "(from the ranks' NCCL side files: fuselab's NCCL profiler plugin).");
   }
   if (analysis_ && !analysis_->steps.empty()) {
     ImGui::SameLine();
@@ -403,6 +419,7 @@ void TimelineView::drawLanes(const Theme& th, const Ruler& ruler, float height) 
   f.dl->PushClipRect(ImVec2(f.timeX0(), win_min.y), ImVec2(f.timeX1(), win_max.y), true);
   lanes_.drawTimeArea(f, ruler);
   drawCollectiveLinks(th, f.dl, content, f.vis_top, f.vis_bottom);
+  if (show_nccl_channels_) drawNcclChannels(th, f.dl, content, f.vis_top, f.vis_bottom);
   if (show_critical_path_) critical_path_.draw(f, *trace_);
   drawSelection(f);
   TimelineLanes::drawHover(f, hover);

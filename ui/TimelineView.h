@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profiling/analysis/run/RunNcclChannels.h"
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/trace/Trace.h"
 #include "ui/Theme.h"
@@ -80,6 +81,12 @@ class TimelineView {
   };
   // Links to draw (any order); cleared by setTrace.
   void setCollectiveLinks(std::vector<CollectiveLink> links);
+  // A NCCL kernel's channels (from the ranks' side files), drawn as thin
+  // sub-rows under the kernel's lane while shown (the toolbar's "NCCL
+  // channels" box); cleared by setTrace.
+  void setNcclChannels(std::vector<NcclKernelChannels> kernels);
+  void showNcclChannels(bool show);
+  bool ncclChannelsShown() const { return show_nccl_channels_; }
   void toggleRank(int rank);
   bool rankCollapsed(int rank) const;
   // Expands the rank and scrolls its lanes to the top (at the next draw).
@@ -122,6 +129,7 @@ class TimelineView {
   void drawSelection(const LaneFrame& f) const;
   // TimelineRun.cpp
   void drawCollectiveLinks(const Theme& theme, ImDrawList* dl, ImVec2 content, float vis_top, float vis_bottom);
+  void drawNcclChannels(const Theme& theme, ImDrawList* dl, ImVec2 content, float vis_top, float vis_bottom) const;
   // TimelineInput.cpp
   void handleWheelAndDrag(bool hovered, float scroll_y);
   void handleClick(bool hovered, const LaneHover& hover);
@@ -149,6 +157,8 @@ class TimelineView {
   std::vector<int> collapsed_ranks_;
   std::optional<int> pending_rank_;
   std::vector<CollectiveLink> links_;  // by begin
+  std::vector<NcclKernelChannels> nccl_channels_;  // by kernel start
+  bool show_nccl_channels_ = false;
   CriticalPathOverlay critical_path_;
   bool show_critical_path_ = false;
   uint32_t highlight_name_ = 0;

@@ -21,16 +21,6 @@ namespace {
 std::string traceFileName(int rank) { return "rank-" + std::to_string(rank) + ".json.gz"; }
 std::string logFileName(int rank) { return "rank-" + std::to_string(rank) + ".log"; }
 
-// The ranks load our NCCL profiler plugin, which writes each rank's side
-// file (rank-N.nccl.json) beside its trace; unless the user set a plugin
-// of their own (NCCL_PROFILER_PLUGIN, "none" included) or it is not built.
-void addNcclProfilerEnv(std::vector<std::pair<std::string, std::string>>& env, const std::filesystem::path& folder) {
-  if (const char* own = std::getenv("NCCL_PROFILER_PLUGIN"); own && *own) return;
-  const auto plugin = findNcclPlugin();
-  if (!plugin) return;
-  env.emplace_back("NCCL_PROFILER_PLUGIN", plugin->string());
-  env.emplace_back("FUSELAB_NCCL_PROFILER_DIR", folder.string());
-}
 
 // Validates in the parent what needs no LibTorch, so bad values fail before any process starts.
 WorkloadParams checkedParams(const WorkloadParams& params) {
@@ -173,7 +163,8 @@ RunFolder captureRun(const WorkloadParams& params, const CaptureOptions& options
              {"LOCAL_RANK", std::to_string(r)}, {"WORLD_SIZE", std::to_string(p.ranks)},
              {"LOCAL_WORLD_SIZE", std::to_string(p.ranks)}, {"NCCL_NVLS_ENABLE", "0"},
              {"TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"}, {"OMP_NUM_THREADS", threadsPerRank(p.ranks)}};
-    addNcclProfilerEnv(w.env, staging.path());
+    // The ranks load our NCCL profiler plugin: each writes its side file beside its trace.
+    for (auto& var : ncclProfilerEnv(staging.path())) w.env.push_back(std::move(var));
     w.log = staging.path() / logFileName(r);
     workers.push_back(std::move(w));
   }

@@ -2,6 +2,8 @@
 
 #include "app/capture/BesideExecutable.h"
 
+#include <cstdlib>
+
 namespace fuselab {
 
 std::vector<std::filesystem::path> ncclPluginCandidates() {
@@ -18,6 +20,15 @@ std::optional<std::filesystem::path> findNcclPlugin() {
     if (std::filesystem::is_regular_file(file, ec)) return std::filesystem::absolute(file, ec);
   }
   return std::nullopt;
+}
+
+std::vector<std::pair<std::string, std::string>> ncclProfilerEnv(const std::filesystem::path& folder) {
+  if (const char* own = std::getenv("NCCL_PROFILER_PLUGIN"); own && *own) return {};
+  const auto plugin = findNcclPlugin();
+  if (!plugin) return {};
+  std::error_code ec;
+  return {{"NCCL_PROFILER_PLUGIN", plugin->string()},
+          {"FUSELAB_NCCL_PROFILER_DIR", std::filesystem::absolute(folder, ec).string()}};
 }
 
 }  // namespace fuselab

@@ -4,6 +4,7 @@
 // analysis summary. Exit codes: 0 ok, 1 out of memory or a failed write,
 // 2 a bad value (message with the allowed range).
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "app/cli/CaptureRunCommand.h"
 #include "app/capture/LaunchedRank.h"
 #include "app/capture/DistributedCapture.h"
+#include "app/capture/NcclPluginPath.h"
 #include "app/capture/RankLauncher.h"
 #include "app/capture/CaptureModule.h"
 #include "app/cli/Commands.h"
@@ -160,6 +162,9 @@ std::optional<LaunchedRank> rankFromLauncher(const CaptureArgs& a, WorkloadParam
                      std::to_string(launched->world_size) + " ranks");
     params.ranks = launched->world_size;
     out = launchedRankTraceFile(a.out, *launched).string();
+    // Before NCCL starts (with the workload): the side file goes beside this rank's trace.
+    for (const auto& [name, value] : ncclProfilerEnv(std::filesystem::path(out).parent_path()))
+      ::setenv(name.c_str(), value.c_str(), 0);
   }
   return launched;
 }

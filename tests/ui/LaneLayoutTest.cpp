@@ -57,6 +57,25 @@ TEST(LaneLayout, CpuThreadsAboveGpuStreamsWithLabels) {
   for (size_t i = 1; i < l.lanes.size(); ++i) EXPECT_GE(l.lanes[i].top, l.lanes[i - 1].top + l.lanes[i - 1].height);
 }
 
+TEST(LaneLayout, SubRowsGrowTheirLaneAndPushTheRestDown) {
+  Trace t = twoThreadsTwoStreams();
+  LaneLayoutOptions o;
+  o.row_height = 10;
+  o.lane_padding = 2;
+  o.header_height = 16;
+  const LaneLayout plain = layoutLanes(t, o);
+  o.sub_rows.assign(t.tracks.size(), 0);
+  o.sub_rows[plain.lanes[2].track] = 4;  // the first GPU stream: a kernel on four channels
+  o.sub_row_height = 3;
+  const LaneLayout l = layoutLanes(t, o);
+  EXPECT_EQ(l.lanes[2].sub_rows, 4);
+  EXPECT_FLOAT_EQ(l.lanes[2].height, plain.lanes[2].height + 4 * 3 + 2);
+  EXPECT_FLOAT_EQ(l.lanes[2].subRowsTop(), l.lanes[2].top + l.lanes[2].height - 12);
+  EXPECT_FLOAT_EQ(l.lanes[3].top, plain.lanes[3].top + 14);
+  EXPECT_EQ(l.lanes[3].sub_rows, 0);
+  EXPECT_FLOAT_EQ(l.total_height, plain.total_height + 14);
+}
+
 TEST(LaneLayout, PointsMapToLanesAndRows) {
   Trace t = twoThreadsTwoStreams();
   LaneLayoutOptions o;

@@ -119,6 +119,11 @@ LaneLayout layoutLanes(const Trace& trace, const LaneLayoutOptions& options) {
     lane.rows = static_cast<uint16_t>(t.max_depth + 1);
     lane.top = y;
     lane.height = lane.rows * options.row_height + 2 * options.lane_padding;
+    if (ti < options.sub_rows.size() && options.sub_rows[ti] > 0) {
+      lane.sub_rows = options.sub_rows[ti];
+      lane.sub_row_height = options.sub_row_height;
+      lane.height += float(lane.sub_rows) * lane.sub_row_height + options.lane_padding;
+    }
     y += lane.height;
     layout.lanes.push_back(std::move(lane));
   }

@@ -24,6 +24,9 @@ struct Lane {
   float top = 0;
   float height = 0;
   uint16_t rows = 1;  // max depth + 1
+  uint16_t sub_rows = 0;  // thin rows under the events (a NCCL kernel's channels)
+  float sub_row_height = 0;
+  float subRowsTop() const { return top + height - float(sub_rows) * sub_row_height; }
 };
 
 struct LaneGroupHeader {
@@ -45,6 +48,9 @@ struct LaneLayoutOptions {
   // "cpu"), under a "Memory" header after the GPU lanes.
   std::vector<std::string> memory_lanes;
   float memory_lane_height = 60;
+  // Thin rows under a track's events, by track (missing or 0: none).
+  std::vector<uint16_t> sub_rows;
+  float sub_row_height = 5;
 };
 
 // A memory lane's band: device `device` of the analysis' memory summary.

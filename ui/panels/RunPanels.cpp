@@ -45,6 +45,7 @@ void RunPanels::setRun(std::shared_ptr<const RunView> run, TimelineView& timelin
     links.push_back(std::move(l));
   }
   timeline.setCollectiveLinks(std::move(links));
+  timeline.setNcclChannels(ncclChannelsOnLanes(*run_));
 }
 
 std::optional<EventRef> RunPanels::lateArrival(size_t i) const {

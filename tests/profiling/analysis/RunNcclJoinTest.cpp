@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "profiling/analysis/run/RunAnalysis.h"
+#include "profiling/analysis/run/RunNcclChannels.h"
+#include "profiling/analysis/run/RunView.h"
 #include "profiling/trace/RunLoader.h"
 #include "tests/support/TestPaths.h"
 
@@ -141,6 +143,24 @@ TEST(RunNcclJoin, EveryCollectiveJoinsItsRecordPastTheWarmUp) {
   // LL on the 16 and 64 MiB all-reduces (the kernels' names say the same here).
   EXPECT_NE(a.verdict.explanation.find("12 all_reduce of 17 MB to 67 MB"), std::string::npos) << a.verdict.explanation;
   EXPECT_NE(a.verdict.explanation.find("on the LL protocol"), std::string::npos) << a.verdict.explanation;
+}
+
+TEST(RunNcclJoin, EachJoinedKernelsChannelsLandUnderItInTheMergedTrace) {
+  const RunView view = openRunView(traceFilesIn(runWithSideFiles("nccl_join_lanes", {})));
+  const std::vector<NcclKernelChannels> kernels = ncclChannelsOnLanes(view);
+  ASSERT_EQ(kernels.size(), 48u);  // 24 collectives on each of the two ranks
+  const Trace& merged = *view.merged.trace;
+  for (const NcclKernelChannels& k : kernels) {
+    ASSERT_EQ(k.channels.size(), 2u);
+    EXPECT_EQ(k.channels[0].channel, 0);
+    EXPECT_EQ(k.channels[1].channel, 1);
+    const Track& t = merged.tracks[k.kernel.track];
+    EXPECT_NE(merged.strings.get(t.name_id[k.kernel.index]).find("ncclDevKernel"), std::string::npos);
+    // The first channel starts 700-780 ns after its kernel, less the fitted 740.
+    EXPECT_NEAR(double(k.channels[0].start_ns - t.start_ns[k.kernel.index]), 0.0, 50.0);
+    EXPECT_LE(k.channels[0].stop_ns, t.end_ns(k.kernel.index));
+    EXPECT_NE(k.label.find(", RING LL"), std::string::npos) << k.label;
+  }
 }
 
 TEST(RunNcclJoin, MissingRecordsAreNamedAndTheRestJoins) {
