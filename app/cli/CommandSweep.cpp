@@ -33,7 +33,7 @@ constexpr int kExitError = 2;
 
 struct SweepArgs {
   std::string workload = "mlp";
-  std::string variants;  // "" = eager,graph,fused (tp_mlp: eager,overlap)
+  std::string variants;  // "" = eager,graph,fused (tp_mlp: eager,overlap; allreduce: eager)
   std::string ranks;     // tp_mlp: rank counts, e.g. "1,2"
   std::string tokens;  // "" = the device's: 1:8192 on cuda, 1:512 on cpu
   std::string device = "cuda";
@@ -71,7 +71,8 @@ int runSweepCommand(const SweepArgs& a) {
     if (a.out_features) o.base.out = *a.out_features;
     checkSizes(o.base);
     const bool run = isDistributedWorkload(o.base.workload);
-    o.variants = splitList(!a.variants.empty() ? a.variants : run ? "eager,overlap" : "eager,graph,fused");
+    const std::string defaults = a.workload == "allreduce" ? "eager" : run ? "eager,overlap" : "eager,graph,fused";
+    o.variants = splitList(!a.variants.empty() ? a.variants : defaults);
     if (!a.ranks.empty() && !run) throw SweepError("--ranks applies to distributed workloads (tp_mlp, allreduce), not " + a.workload);
     for (const auto& r : splitList(a.ranks)) {
       WorkloadParams check = o.base;
@@ -149,7 +150,7 @@ void addSweepCommand(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--variants", a->variants,
                   "Comma-separated: eager, graph, fused (default: all three; tp_mlp: eager, fused, overlap or graph, "
-                  "default eager,overlap)");
+                  "default eager,overlap; allreduce: eager)");
   cmd->add_option("--ranks", a->ranks, "tp_mlp, allreduce: comma-separated rank counts, e.g. 1,2 (each point is a run; its "
                                        "time is rank 0's unprofiled time per forward)");
   cmd->add_option("--tokens", a->tokens,
