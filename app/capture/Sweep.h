@@ -143,6 +143,12 @@ void addTraceFigures(const Trace& trace, const SweepOptions& options, SweepPoint
 // when the largest point takes more than twice the floor.
 SweepCrossover findCrossover(const std::vector<SweepPoint>& points);
 
+// An allreduce series split into one per algorithm and protocol NCCL chose
+// ("eager, 2 ranks: RING LL", ...; its points in size order), so the table
+// and the plot show where each takes over. A series whose points name one
+// or none stays whole.
+std::vector<SweepSeries> splitByNcclProtocol(SweepSeries series);
+
 // The sweep as CSV: header then one row per point (skipped variants get one
 // row with status "skipped"). Columns: variant, workload, tokens, status,
 // time_per_forward_us, gpu_utilization, kernels_per_forward,

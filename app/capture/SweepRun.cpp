@@ -53,6 +53,25 @@ void addAllReduceFigures(const Run& run, const WorkloadParams& p, SweepPoint& po
 
 }  // namespace
 
+std::vector<SweepSeries> splitByNcclProtocol(SweepSeries series) {
+  std::vector<std::string> seen;  // "" for the points without a record (failed, or no side file)
+  for (const SweepPoint& p : series.points)
+    if (std::find(seen.begin(), seen.end(), p.nccl_algo_proto) == seen.end()) seen.push_back(p.nccl_algo_proto);
+  if (std::count_if(seen.begin(), seen.end(), [](const std::string& s) { return !s.empty(); }) < 2)
+    return {std::move(series)};
+  std::vector<SweepSeries> out;
+  for (const std::string& proto : seen) {
+    SweepSeries part;
+    part.variant = series.variant + ": " + (proto.empty() ? std::string("no NCCL record") : proto);
+    part.params = series.params;
+    for (const SweepPoint& p : series.points)
+      if (p.nccl_algo_proto == proto) part.points.push_back(p);
+    part.crossover = findCrossover(part.points);
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
 SweepResult runRunSweep(const SweepOptions& o, SweepProgress* progress) {
   if (o.tokens.empty()) throw SweepError("no token counts to sweep");
   if (o.variants.empty()) throw SweepError("no variants to sweep");
@@ -104,6 +123,12 @@ SweepResult runRunSweep(const SweepOptions& o, SweepProgress* progress) {
     }
     s.crossover = findCrossover(s.points);
     if (progress && progress->cancel.load()) break;
+  }
+  if (o.base.workload == "allreduce") {
+    std::vector<SweepSeries> split;
+    for (SweepSeries& s : result.series)
+      for (SweepSeries& part : splitByNcclProtocol(std::move(s))) split.push_back(std::move(part));
+    result.series = std::move(split);
   }
   result.cancelled = progress && progress->cancel.load();
   if (progress) progress->setPhase(1.0, result.cancelled ? "cancelled" : "done");

@@ -228,3 +228,46 @@ TEST(SweepCrossover, FlatCurvesHaveNoCrossover) {
 
 }  // namespace
 }  // namespace fuselab
+
+namespace fuselab {
+namespace {
+
+SweepPoint allReducePoint(int64_t tokens, const std::string& proto, bool ok = true) {
+  SweepPoint p;
+  p.tokens = tokens;
+  p.ok = ok;
+  p.time_per_forward_ns = 1000.0 * double(tokens);
+  p.nccl_algo_proto = proto;
+  return p;
+}
+
+TEST(SweepNcclProtocols, AnAllReduceSeriesSplitsWhereNcclChangesProtocol) {
+  SweepSeries s;
+  s.variant = "eager, 2 ranks";
+  s.points = {allReducePoint(1, "RING LL"), allReducePoint(2, "RING LL"), allReducePoint(4, "RING LL128"),
+              allReducePoint(8, "", false), allReducePoint(16, "RING Simple")};
+  const std::vector<SweepSeries> parts = splitByNcclProtocol(s);
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_EQ(parts[0].variant, "eager, 2 ranks: RING LL");
+  EXPECT_EQ(parts[0].points.size(), 2u);
+  EXPECT_EQ(parts[1].variant, "eager, 2 ranks: RING LL128");
+  EXPECT_EQ(parts[2].variant, "eager, 2 ranks: no NCCL record");
+  EXPECT_FALSE(parts[2].points[0].ok);
+  EXPECT_EQ(parts[3].points[0].tokens, 16);
+  size_t points = 0;
+  for (const SweepSeries& p : parts) points += p.points.size();
+  EXPECT_EQ(points, s.points.size());  // none lost
+}
+
+TEST(SweepNcclProtocols, OneProtocolOrNoneKeepsTheSeriesWhole) {
+  SweepSeries s;
+  s.variant = "eager, 2 ranks";
+  s.points = {allReducePoint(1, "RING LL"), allReducePoint(2, "RING LL"), allReducePoint(4, "", false)};
+  ASSERT_EQ(splitByNcclProtocol(s).size(), 1u);
+  EXPECT_EQ(splitByNcclProtocol(s)[0].variant, "eager, 2 ranks");
+  s.points = {allReducePoint(1, ""), allReducePoint(2, "")};  // Gloo: no side files
+  EXPECT_EQ(splitByNcclProtocol(s).size(), 1u);
+}
+
+}  // namespace
+}  // namespace fuselab
