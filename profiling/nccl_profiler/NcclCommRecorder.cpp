@@ -34,6 +34,13 @@ const R* CommRecorder::ownParent(void* parent, EventKind a, EventKind b) const {
   return static_cast<const R*>(h);
 }
 
+template <class R>
+R* CommRecorder::take(EventPool<R>& pool, EventKind kind) {
+  R* r = pool.acquire();
+  if (r) r->kind = kind, r->comm = this;
+  return r;
+}
+
 void* CommRecorder::start(const EventStart& e) {
   if (!(e.type & mask_)) return nullptr;
   switch (e.type) {
@@ -47,12 +54,8 @@ void* CommRecorder::start(const EventStart& e) {
 }
 
 void* CommRecorder::startColl(const EventStart& e, bool p2p) {
-  uint32_t index = 0;
-  CollRecord* r = (p2p ? p2ps_ : colls_).acquire(&index);
+  CollRecord* r = p2p ? take(p2ps_, EventKind::P2p) : take(colls_, EventKind::Coll);
   if (!r) return nullptr;
-  r->kind = p2p ? EventKind::P2p : EventKind::Coll;
-  r->comm = this;
-  r->index = index;
   r->host_start_ns = monotonicNs();
   if (p2p) {
     r->func.set(e.p2p->func);
@@ -81,10 +84,8 @@ void* CommRecorder::startChannel(const EventStart& e) {
     orphans_.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
-  ChannelRecord* r = channels_.acquire();
+  ChannelRecord* r = take(channels_, EventKind::KernelCh);
   if (!r) return nullptr;
-  r->kind = EventKind::KernelCh;
-  r->comm = this;
   r->parent = parent;
   r->channel = e.kernel_ch->channelId;
   r->start = e.kernel_ch->pTimer;
@@ -101,12 +102,8 @@ void* CommRecorder::startProxyOp(const EventStart& e) {
     orphans_.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
-  uint32_t index = 0;
-  ProxyOpRecord* r = proxy_ops_.acquire(&index);
+  ProxyOpRecord* r = take(proxy_ops_, EventKind::ProxyOp);
   if (!r) return nullptr;
-  r->kind = EventKind::ProxyOp;
-  r->comm = this;
-  r->index = index;
   r->parent = parent;
   r->channel = e.proxy_op->channelId;
   r->peer = e.proxy_op->peer;
@@ -124,10 +121,8 @@ void* CommRecorder::startProxyStep(const EventStart& e) {
     orphans_.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
-  ProxyStepRecord* r = proxy_steps_.acquire();
+  ProxyStepRecord* r = take(proxy_steps_, EventKind::ProxyStep);
   if (!r) return nullptr;
-  r->kind = EventKind::ProxyStep;
-  r->comm = this;
   r->parent = parent;
   r->step = e.proxy_step->step;
   r->host_start_ns = monotonicNs();

@@ -34,7 +34,6 @@ struct EventHeader {
 };
 
 struct CollRecord : EventHeader {  // a collective or a p2p operation
-  uint32_t index = 0;
   uint64_t seq = 0;
   ShortName func, datatype, algo, proto;
   uint64_t count = 0;
@@ -52,7 +51,6 @@ struct ChannelRecord : EventHeader {
 };
 
 struct ProxyOpRecord : EventHeader {
-  uint32_t index = 0;
   const CollRecord* parent = nullptr;  // nullptr when PXN ran it for another process
   uint8_t channel = 0;
   int peer = 0, steps = 0, chunk_size = 0, is_send = 0;
@@ -111,6 +109,9 @@ class CommRecorder {
   void* startProxyStep(const EventStart& e);
   template <class R>
   const R* ownParent(void* parent, EventKind a, EventKind b) const;
+  // A fresh record of `kind` from `pool`, owned by this communicator; nullptr when the pool is full.
+  template <class R>
+  R* take(EventPool<R>& pool, EventKind kind);
 
   CommInfo info_;
   int mask_;

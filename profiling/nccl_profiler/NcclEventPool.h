@@ -27,8 +27,8 @@ class EventPool {
       delete[] chunks_[c].load(std::memory_order_relaxed);
   }
 
-  // A fresh record and its index, or nullptr when the pool is full.
-  Record* acquire(uint32_t* index = nullptr) {
+  // A fresh record, or nullptr when the pool is full.
+  Record* acquire() {
     const uint32_t i = next_.fetch_add(1, std::memory_order_relaxed);
     if (i >= capacity_) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
@@ -36,7 +36,6 @@ class EventPool {
     }
     Record* chunk = chunks_[i / kChunk].load(std::memory_order_acquire);
     if (!chunk) chunk = makeChunk(i / kChunk);
-    if (index) *index = i;
     return &chunk[i % kChunk];
   }
 
