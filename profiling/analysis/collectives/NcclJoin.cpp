@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "profiling/analysis/common/Intervals.h"
+
 namespace fuselab {
 
 namespace {
@@ -15,17 +17,11 @@ using Ops = std::vector<const NcclOperation*>;
 // joined collective this far from the fitted offset was joined wrongly.
 constexpr int64_t kPoorFitNs = 100'000;
 
-int64_t median(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 int64_t medianDistance(const std::vector<int64_t>& v, int64_t to) {
   std::vector<int64_t> d;
   d.reserve(v.size());
   for (int64_t x : v) d.push_back(x > to ? x - to : to - x);
-  return median(std::move(d));
+  return medianNs(std::move(d));
 }
 
 // The trace's collectives of one group and kind against a communicator's of that func.
@@ -39,6 +35,12 @@ struct KindPairing {
 long lowestShift(const KindPairing& k) { return std::min<long>(0, long(k.side.size()) - long(k.trace.size())); }
 long highestShift(const KindPairing& k) { return std::max<long>(0, long(k.side.size()) - long(k.trace.size())); }
 
+// The record trace[i] pairs with at `shift`; nullptr past either end of the records.
+const NcclOperation* pairedOp(const KindPairing& k, size_t i, long shift) {
+  const long j = long(i) + shift;
+  return j < 0 || j >= long(k.side.size()) ? nullptr : k.side[size_t(j)];
+}
+
 // The clock differences of the pairs at a shift: GPU (kernel start - first
 // channel start) and host (launch call - enqueue), on at most ~64 pairs.
 struct Differences {
@@ -48,12 +50,11 @@ Differences differences(const std::vector<CollectiveEvent>& cs, const KindPairin
   Differences d;
   const size_t step = std::max<size_t>(1, k.trace.size() / 64);
   for (size_t i = 0; i < k.trace.size(); i += step) {
-    const long j = long(i) + shift;
-    if (j < 0 || j >= long(k.side.size())) continue;
+    const NcclOperation* op = pairedOp(k, i, shift);
+    if (!op) continue;
     const CollectiveEvent& c = cs[k.trace[i]];
-    const NcclOperation& op = *k.side[size_t(j)];
-    if (!op.channel_times.empty()) d.gpu.push_back(c.start_ns - op.channel_times.front().start_ns);
-    if (c.launch_ns >= 0 && op.host_start_ns >= 0) d.host.push_back(c.launch_ns - op.host_start_ns);
+    if (!op->channel_times.empty()) d.gpu.push_back(c.start_ns - op->channel_times.front().start_ns);
+    if (c.launch_ns >= 0 && op->host_start_ns >= 0) d.host.push_back(c.launch_ns - op->host_start_ns);
   }
   return d;
 }
@@ -68,8 +69,8 @@ void chooseShift(const std::vector<CollectiveEvent>& cs, KindPairing& k, std::op
     const Differences d = differences(cs, k, s);
     if (d.gpu.empty() && d.host.empty()) continue;
     int64_t score = 0;
-    if (!d.gpu.empty()) score += medianDistance(d.gpu, gpu ? *gpu : median(d.gpu));
-    if (!d.host.empty()) score += medianDistance(d.host, host ? *host : median(d.host));
+    if (!d.gpu.empty()) score += medianDistance(d.gpu, gpu ? *gpu : medianNs(d.gpu));
+    if (!d.host.empty()) score += medianDistance(d.host, host ? *host : medianNs(d.host));
     if (score <= best) best = score, k.shift = s;
   }
   if (best == INT64_MAX) k.shift = highestShift(k);  // nothing to fit: the latest ones
@@ -159,21 +160,20 @@ RankNcclJoin joinNcclProfile(const std::vector<CollectiveEvent>& cs, const NcclP
     gpu.insert(gpu.end(), d.gpu.begin(), d.gpu.end());
     host.insert(host.end(), d.host.begin(), d.host.end());
   }
-  const std::optional<int64_t> gpu0 = gpu.empty() ? std::nullopt : std::optional(median(gpu));
-  const std::optional<int64_t> host0 = host.empty() ? std::nullopt : std::optional(median(host));
+  const std::optional<int64_t> gpu0 = gpu.empty() ? std::nullopt : std::optional(medianNs(gpu));
+  const std::optional<int64_t> host0 = host.empty() ? std::nullopt : std::optional(medianNs(host));
   for (KindPairing& k : pairings) chooseShift(cs, k, gpu0, host0);
 
   // The pairs, the offset over all of them and its residual.
   std::vector<int64_t> offsets;
   for (const KindPairing& k : pairings)
     for (size_t i = 0; i < k.trace.size(); ++i) {
-      const long j = long(i) + k.shift;
-      if (j < 0 || j >= long(k.side.size())) continue;
-      const NcclOperation& op = *k.side[size_t(j)];
-      if (!op.channel_times.empty()) offsets.push_back(cs[k.trace[i]].start_ns - op.channel_times.front().start_ns);
+      const NcclOperation* op = pairedOp(k, i, k.shift);
+      if (op && !op->channel_times.empty())
+        offsets.push_back(cs[k.trace[i]].start_ns - op->channel_times.front().start_ns);
     }
   if (!offsets.empty()) {
-    out.clock_offset_ns = median(offsets);
+    out.clock_offset_ns = medianNs(offsets);
     out.residual_ns = medianDistance(offsets, *out.clock_offset_ns);
     for (int64_t o : offsets) out.max_residual_ns = std::max(out.max_residual_ns, std::abs(o - *out.clock_offset_ns));
   }
@@ -185,12 +185,11 @@ RankNcclJoin joinNcclProfile(const std::vector<CollectiveEvent>& cs, const NcclP
   const int64_t slack = out.max_residual_ns + 1000;  // a channel may start that much before its kernel
   for (const KindPairing& k : pairings)
     for (size_t i = 0; i < k.trace.size(); ++i) {
-      const long j = long(i) + k.shift;
-      if (j < 0 || j >= long(k.side.size())) continue;
-      const NcclOperation& op = *k.side[size_t(j)];
+      const NcclOperation* op = pairedOp(k, i, k.shift);
+      if (!op) continue;
       const CollectiveEvent& c = cs[k.trace[i]];
-      NcclCollectiveDetail d{k.comm->comm_hash, op.seq, op.algo, op.proto, op.channels, op.warps, {}};
-      for (NcclChannelTime t : op.channel_times) {  // only where there is an offset: some channel has times
+      NcclCollectiveDetail d{k.comm->comm_hash, op->seq, op->algo, op->proto, op->channels, op->warps, {}};
+      for (NcclChannelTime t : op->channel_times) {  // only where there is an offset: some channel has times
         t.start_ns += offset;
         t.stop_ns += offset;
         if (t.start_ns < c.start_ns - slack || t.stop_ns > c.end_ns + slack) ++out.channels_outside;

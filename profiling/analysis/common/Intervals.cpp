@@ -32,4 +32,11 @@ int64_t medianNs(std::vector<int64_t> values) {
   return lower + (upper - lower) / 2;
 }
 
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
 }  // namespace fuselab

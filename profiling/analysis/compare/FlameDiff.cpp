@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "profiling/analysis/common/Intervals.h"
 #include "profiling/analysis/compare/NoiseTest.h"
 #include "profiling/analysis/single/AnalysisSteps.h"
 
@@ -41,11 +42,6 @@ std::map<std::string, std::vector<double>> perStep(const Trace& trace, FlameMetr
     }
   }
   return samples;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profiling/analysis/common/Intervals.h"  // median
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/analysis/critical_path/CriticalPath.h"
 #include "profiling/analysis/expectations/Expectations.h"
@@ -26,7 +27,6 @@ bool inRange(double v, const std::optional<double>& min, const std::optional<dou
 std::string rangeText(const std::optional<double>& min, const std::optional<double>& max, bool percent = false);
 std::string joinCounts(const std::vector<uint64_t>& counts);
 std::string joinNames(const std::vector<std::string>& names, std::string_view sep);
-double median(std::vector<double> v);
 void addEvidence(std::vector<EventRef>& out, EventRef r);
 ExpectationResult unavailable(std::string why);
 ExpectationResult decided(bool met);

@@ -131,13 +131,6 @@ std::string joinCounts(const std::vector<uint64_t>& counts) {
   return s;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 void addEvidence(std::vector<EventRef>& out, EventRef r) {
   if (out.size() < kMaxExpectationEvidence && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "profiling/analysis/common/Intervals.h"
 #include "profiling/trace/MemoryBudget.h"
 
 namespace fuselab {
@@ -33,10 +34,10 @@ void addNcclFigures(std::vector<CollectiveStats>& collectives, const std::vector
     }
     if (f.ranks_joined == 0) continue;
     if (!durations.empty()) {
-      std::sort(durations.begin(), durations.end());
-      f.channel_min_ns = durations.front();
-      f.channel_median_ns = durations[durations.size() / 2];
-      f.channel_max_ns = durations.back();
+      const auto [lo, hi] = std::minmax_element(durations.begin(), durations.end());
+      f.channel_min_ns = *lo;
+      f.channel_max_ns = *hi;
+      f.channel_median_ns = medianNs(std::move(durations));
     }
     s.nccl = f;
   }
