@@ -7,7 +7,6 @@
 #include <ATen/ops/full.h>
 #include <c10/core/InferenceMode.h>
 
-#include <optional>
 #include <sstream>
 
 #include "kernels/ProcessGroupSetup.h"
@@ -75,18 +74,11 @@ class AllReduceWorkload final : public TorchWorkload {
 double estimateBytes(const WorkloadParams& p) { return double(elements(p)) * double(elementBytes(p.dtype)); }
 
 std::unique_ptr<Workload> make(const WorkloadParams& p) {
-  std::optional<RankEnv> env = rankEnvFromEnvironment();
-  if (!env) {
-    if (p.ranks != 1)
-      throw WorkloadError("allreduce with " + std::to_string(p.ranks) +
-                          " ranks runs as that many processes: start it with fuselab capture --workload allreduce "
-                          "--ranks " + std::to_string(p.ranks));
-    env = RankEnv{};  // a world of one in this process
-  }
-  if (p.ranks != env->world_size)
+  const RankEnv env = rankEnvOfJob(p);
+  if (p.ranks != env.world_size)
     throw WorkloadError("allreduce was asked for " + std::to_string(p.ranks) + " ranks but runs in a job of " +
-                        std::to_string(env->world_size));
-  return std::make_unique<AllReduceWorkload>(p, joinProcessGroup(*env, p.device));
+                        std::to_string(env.world_size));
+  return std::make_unique<AllReduceWorkload>(p, joinProcessGroup(env, p.device));
 }
 
 }  // namespace

@@ -50,6 +50,15 @@ std::optional<RankEnv> rankEnvFromEnvironment() {
   return e;
 }
 
+RankEnv rankEnvOfJob(const WorkloadParams& p) {
+  if (std::optional<RankEnv> env = rankEnvFromEnvironment()) return *env;
+  if (p.ranks != 1)
+    throw WorkloadError(p.workload + " with " + std::to_string(p.ranks) +
+                        " ranks runs as that many processes: start it with fuselab capture --workload " + p.workload +
+                        " --ranks " + std::to_string(p.ranks) + " (or Run in the window)");
+  return RankEnv{};  // a world of one in this process
+}
+
 ProcessGroup joinProcessGroup(const RankEnv& e, Device device) {
   ProcessGroup pg;
   pg.rank = e.rank;

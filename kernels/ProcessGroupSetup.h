@@ -29,6 +29,11 @@ struct RankEnv {
 // missing variable.
 std::optional<RankEnv> rankEnvFromEnvironment();
 
+// The job a distributed workload's forward runs in: the environment's, else
+// a world of one in this process when params.ranks is 1. Throws
+// WorkloadError saying how to start more ranks (as processes).
+RankEnv rankEnvOfJob(const WorkloadParams& params);
+
 // How long joining and each collective may take before the rank gives up
 // with an error (a peer that died or hangs), instead of c10d's 30 minutes.
 inline constexpr std::chrono::seconds kProcessGroupTimeout{60};

@@ -21,8 +21,6 @@ at::Device torchDevice(Device d) {
   return d == Device::Cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
 }
 
-int64_t elementBytes(DType d) { return d == DType::FP32 ? 4 : 2; }
-
 at::Tensor seededRandn(at::IntArrayRef sizes, uint64_t seed, double scale, DType dtype, Device device) {
   at::Generator gen = at::detail::createCPUGenerator(seed);
   at::Tensor t = at::randn(sizes, gen, at::TensorOptions().dtype(at::kFloat));

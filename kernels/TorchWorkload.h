@@ -24,7 +24,6 @@ class TorchWorkload : public Workload {
 
 at::ScalarType scalarType(DType d);
 at::Device torchDevice(Device d);  // cuda -> cuda:0
-int64_t elementBytes(DType d);
 
 // Seeded normal values scaled by `scale`, drawn on the CPU (so a seed gives
 // the same numbers on every device) and moved to the device and dtype.

@@ -280,17 +280,7 @@ double estimateBytes(const WorkloadParams& p) {
   return (3.0 * d * h + 3.0 * t * h + 3.0 * t * d) * double(elementBytes(p.dtype));
 }
 
-std::unique_ptr<Workload> make(const WorkloadParams& p) {
-  std::optional<RankEnv> env = rankEnvFromEnvironment();
-  if (!env) {
-    if (p.ranks != 1)
-      throw WorkloadError("tp_mlp with " + std::to_string(p.ranks) +
-                          " ranks runs as that many processes: start it with fuselab capture --workload tp_mlp "
-                          "--ranks " + std::to_string(p.ranks) + " (or Run in the window)");
-    env = RankEnv{};  // a world of one in this process
-  }
-  return makeTpMlpWorkload(p, *env);
-}
+std::unique_ptr<Workload> make(const WorkloadParams& p) { return makeTpMlpWorkload(p, rankEnvOfJob(p)); }
 
 }  // namespace
 

@@ -4,7 +4,7 @@
 
 #include "app/capture/DistributedCapture.h"
 #include "app/capture/Sweep.h"
-#include "profiling/analysis/run/RunAnalysis.h"
+#include "profiling/analysis/collectives/NcclJoin.h"
 #include "profiling/capture_api/WorkloadCatalog.h"
 #include "profiling/trace/ObserverEffect.h"
 #include "profiling/trace/RunLoader.h"
@@ -32,19 +32,20 @@ WorkloadParams runSweepParams(const SweepOptions& o, const std::string& variant,
 namespace {
 
 // An allreduce point: the flops are the sum's additions, the bus bandwidth
-// nccl-tests' (bytes / time x 2(n-1)/n), the algorithm and protocol from the
-// ranks' NCCL side files, when there are any.
+// nccl-tests' (bytes / time x 2(n-1)/n), the algorithm and protocol from
+// rank 0's NCCL side file, when there is one.
 void addAllReduceFigures(const Run& run, const WorkloadParams& p, SweepPoint& point) {
-  const double bytes = double(p.batch * p.seq * p.dim) * double(dtypeSize(p.dtype));
+  const double bytes = double(p.batch * p.seq * p.dim) * double(elementBytes(p.dtype));
   point.flops_per_forward = double(p.batch * p.seq * p.dim) * double(p.ranks - 1);
   if (point.time_per_forward_ns > 0 && p.ranks > 1)
     point.busbw_gbps = bytes / point.time_per_forward_ns * 2.0 * double(p.ranks - 1) / double(p.ranks);
-  const RunAnalysis a = analyzeRun(run);
-  for (const CollectiveStats& c : a.collectives)
-    if (c.nccl) {
-      point.nccl_algo_proto = c.nccl->algo + " " + c.nccl->proto;
-      break;
-    }
+  const RankTrace& rank0 = run.ranks.front();  // the ranks agree on what NCCL chose
+  if (rank0.nccl)
+    for (const auto& d : joinNcclProfile(findCollectives(rank0.trace), *rank0.nccl, rank0.rank).details)
+      if (d) {
+        point.nccl_algo_proto = d->algo + " " + d->proto;
+        break;
+      }
   char bw[64] = "";
   if (point.busbw_gbps) std::snprintf(bw, sizeof bw, ", busbw %.2f GB/s", *point.busbw_gbps);
   point.note += bw;

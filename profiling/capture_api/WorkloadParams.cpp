@@ -2,7 +2,7 @@
 
 namespace fuselab {
 
-int dtypeSize(DType d) { return d == DType::FP32 ? 4 : 2; }
+int64_t elementBytes(DType d) { return d == DType::FP32 ? 4 : 2; }
 
 std::string dtypeName(DType d) {
   switch (d) {

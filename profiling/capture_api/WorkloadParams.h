@@ -15,7 +15,7 @@ enum class DType { BF16, FP16, FP32 };
 enum class Device { Cuda, Cpu };
 
 std::string dtypeName(DType d);                // "bf16", "fp16", "fp32"
-int dtypeSize(DType d);                        // bytes of one element: 2, 2, 4
+int64_t elementBytes(DType d);                 // bytes of one element: 2, 2, 4
 DType parseDType(const std::string& s);        // throws WorkloadError listing the choices
 std::string deviceName(Device d);              // "cuda", "cpu"
 Device parseDevice(const std::string& s);
