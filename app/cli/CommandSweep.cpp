@@ -28,6 +28,16 @@ namespace fuselab {
 
 namespace {
 
+// One process: eager, graph and fused. A run (each point a job): those of
+// eager and overlap the workload has (tp_mlp both, allreduce eager).
+std::string defaultVariants(const std::string& workload, bool run) {
+  if (!run) return "eager,graph,fused";
+  std::string out;
+  for (const std::string& v : catalogWorkload(workload).variants)
+    if (v == "eager" || v == "overlap") out += (out.empty() ? "" : ",") + v;
+  return out;
+}
+
 constexpr int kExitFailed = 1;  // a write, or no capture module
 constexpr int kExitError = 2;
 
@@ -71,8 +81,7 @@ int runSweepCommand(const SweepArgs& a) {
     if (a.out_features) o.base.out = *a.out_features;
     checkSizes(o.base);
     const bool run = isDistributedWorkload(o.base.workload);
-    const std::string defaults = a.workload == "allreduce" ? "eager" : run ? "eager,overlap" : "eager,graph,fused";
-    o.variants = splitList(!a.variants.empty() ? a.variants : defaults);
+    o.variants = splitList(!a.variants.empty() ? a.variants : defaultVariants(o.base.workload, run));
     if (!a.ranks.empty() && !run) throw SweepError("--ranks applies to distributed workloads (tp_mlp, allreduce), not " + a.workload);
     for (const auto& r : splitList(a.ranks)) {
       WorkloadParams check = o.base;
