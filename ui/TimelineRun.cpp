@@ -18,9 +18,8 @@ void TimelineView::setCollectiveLinks(std::vector<CollectiveLink> links) {
 }
 
 void TimelineView::setNcclChannels(std::vector<NcclKernelChannels> kernels) {
-  std::sort(kernels.begin(), kernels.end(), [&](const auto& a, const auto& b) {
-    return trace_->tracks[a.kernel.track].start_ns[a.kernel.index] < trace_->tracks[b.kernel.track].start_ns[b.kernel.index];
-  });
+  longest_nccl_ns_ = 0;
+  for (const NcclKernelChannels& k : kernels) longest_nccl_ns_ = std::max(longest_nccl_ns_, k.end_ns - k.begin_ns);
   nccl_channels_ = std::move(kernels);
   if (show_nccl_channels_) layout_row_height_ = 0;  // relayout at the next draw
 }
@@ -36,7 +35,10 @@ void TimelineView::drawNcclChannels(const Theme& th, ImDrawList* dl, ImVec2 cont
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const NcclKernelChannels* hovered = nullptr;
   const NcclChannelTime* hovered_bar = nullptr;
-  for (const NcclKernelChannels& k : nccl_channels_) {
+  auto first = std::lower_bound(nccl_channels_.begin(), nccl_channels_.end(), view_begin - double(longest_nccl_ns_),
+                                [](const NcclKernelChannels& k, double t) { return double(k.begin_ns) < t; });
+  for (auto it = first; it != nccl_channels_.end() && double(it->begin_ns) <= view_end; ++it) {
+    const NcclKernelChannels& k = *it;
     const Lane* lane = layout_.laneOfTrack(k.kernel.track);
     if (!lane || lane->sub_rows == 0) continue;
     const float top = lane->subRowsTop();

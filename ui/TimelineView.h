@@ -157,7 +157,8 @@ class TimelineView {
   std::vector<int> collapsed_ranks_;
   std::optional<int> pending_rank_;
   std::vector<CollectiveLink> links_;  // by begin
-  std::vector<NcclKernelChannels> nccl_channels_;  // by kernel start
+  std::vector<NcclKernelChannels> nccl_channels_;  // by begin_ns
+  int64_t longest_nccl_ns_ = 0;                    // of their spans, to find those in view
   bool show_nccl_channels_ = false;
   CriticalPathOverlay critical_path_;
   bool show_critical_path_ = false;

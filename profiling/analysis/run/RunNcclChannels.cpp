@@ -1,6 +1,7 @@
 #include "profiling/analysis/run/RunNcclChannels.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace fuselab {
 
@@ -21,14 +22,18 @@ std::vector<NcclKernelChannels> ncclChannelsOnLanes(const RunView& view) {
       const int64_t shown_start = merged.tracks[kernel->track].start_ns[kernel->index];
       NcclKernelChannels k{*kernel, s.name + " " + s.group + " #" + std::to_string(s.index) + ", " + detail->algo +
                                         " " + detail->proto, {}};
+      k.begin_ns = INT64_MAX, k.end_ns = INT64_MIN;
       for (NcclChannelTime t : detail->channel_times) {
         t.start_ns += shown_start - own_start;
         t.stop_ns += shown_start - own_start;
+        k.begin_ns = std::min(k.begin_ns, t.start_ns);
+        k.end_ns = std::max(k.end_ns, t.stop_ns);
         k.channels.push_back(t);
       }
       std::sort(k.channels.begin(), k.channels.end(), [](const auto& x, const auto& y) { return x.channel < y.channel; });
       out.push_back(std::move(k));
     }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.begin_ns < y.begin_ns; });
   return out;
 }
 

@@ -15,8 +15,10 @@ struct NcclKernelChannels {
   EventRef kernel;                        // in the merged trace
   std::string label;                      // "all_reduce pg 0 #3, RING LL"
   std::vector<NcclChannelTime> channels;  // by channel id, on the merged trace's axis
+  int64_t begin_ns = 0, end_ns = 0;       // first channel start, last channel stop
 };
 
+// By begin_ns.
 std::vector<NcclKernelChannels> ncclChannelsOnLanes(const RunView& view);
 
 }  // namespace fuselab

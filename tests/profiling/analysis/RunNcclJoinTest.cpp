@@ -160,7 +160,10 @@ TEST(RunNcclJoin, EachJoinedKernelsChannelsLandUnderItInTheMergedTrace) {
     EXPECT_NEAR(double(k.channels[0].start_ns - t.start_ns[k.kernel.index]), 0.0, 50.0);
     EXPECT_LE(k.channels[0].stop_ns, t.end_ns(k.kernel.index));
     EXPECT_NE(k.label.find(", RING LL"), std::string::npos) << k.label;
+    EXPECT_EQ(k.begin_ns, std::min(k.channels[0].start_ns, k.channels[1].start_ns));
+    EXPECT_EQ(k.end_ns, std::max(k.channels[0].stop_ns, k.channels[1].stop_ns));
   }
+  for (size_t i = 1; i < kernels.size(); ++i) EXPECT_LE(kernels[i - 1].begin_ns, kernels[i].begin_ns);
 }
 
 TEST(RunNcclJoin, MissingRecordsAreNamedAndTheRestJoins) {
