@@ -32,6 +32,7 @@ struct ScreenshotArgs {
   std::string area = "window";
   std::string select;
   bool critical_path = false;
+  bool nccl_channels = false;
   std::string metric = "cpu";
 };
 
@@ -86,6 +87,7 @@ int runScreenshot(const ScreenshotArgs& a) {
                                   : ScreenshotArea::Window;
   o.select = a.select;
   o.critical_path = a.critical_path;
+  o.nccl_channels = a.nccl_channels;
   o.flame_gpu = a.metric == "gpu";
   try {
     RgbaImage image = writeHeadlessScreenshot(trace, label, o);
@@ -137,6 +139,8 @@ void addScreenshotCommand(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--critical-path", args->critical_path,
                 "Draw the critical path over the timeline (what set each step's time)");
+  cmd->add_flag("--nccl-channels", args->nccl_channels,
+                "A run with NCCL side files: each NCCL kernel's channels as thin rows under its lane");
   cmd->callback([args, &exit_code] { exit_code = runScreenshot(*args); });
 }
 

@@ -35,6 +35,7 @@ RgbaImage writeHeadlessScreenshot(std::shared_ptr<const Trace> trace, const std:
     if (!o.select.empty() && !ws.timeline().findNext(o.select, !ranged))
       throw std::runtime_error("no event named '" + o.select + "' in " + label);
     ws.timeline().showCriticalPath(o.critical_path);
+    ws.timeline().showNcclChannels(o.nccl_channels);
     ws.flamePanel().setMetric(o.flame_gpu ? FlameMetric::Gpu : FlameMetric::Cpu);
   }
   OffscreenFrame frame;

@@ -27,6 +27,7 @@ struct HeadlessScreenshot {
   std::optional<double> range_begin_ns, range_end_ns;
   std::string select;  // name of an event to select (its flows are drawn); "" for none
   bool critical_path = false;  // draw the critical path over the timeline
+  bool nccl_channels = false;  // a run: NCCL kernels' channels under their lanes (from side files)
   bool flame_gpu = false;      // area Flame: GPU time instead of CPU time
   std::shared_ptr<const RunView> run;  // a run to show instead of `trace` (its merged trace)
 };
