@@ -1,9 +1,10 @@
 // The whole `fuselab analyze FILE` command (import, analysis, text report),
 // each run a fresh process, on the eager MLP fixture tiled to
 // FUSELAB_BENCH_EVENTS events (default 1M; FUSELAB_BENCH_TRACE=FILE times an
-// existing file instead of writing one). Targets (issue 22, at 10M events,
-// ~2.8 GB): at least 500 MB/s of JSON over the command's wall time, and the
-// process's peak resident memory at most 1.0x the file.
+// existing file instead of writing one). Targets: at 10M events (~2.8 GB)
+// at least 500 MB/s of JSON over the command's wall time and a peak resident
+// memory of at most 1.0x the file (before the critical path); at 1M events
+// (~300 MB), with the critical path, a peak of at most 1.3x the file.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -73,8 +74,8 @@ int main(int argc, char** argv) {
     std::printf("\nfuselab analyze of %.0f MB: best %.3f s = %.0f MB/s (mean %.3f s = %.0f MB/s), target at 10M events >= 500 %s\n",
                 g_file_bytes / 1e6, g_best_s, best_mbps, mean_s, g_file_bytes / mean_s / 1e6,
                 best_mbps >= 500 ? "OK" : "BELOW TARGET");
-    std::printf("peak resident memory: %.1f MB = %.2fx the file, target at 10M events <= 1.0x %s\n", g_peak_bytes / 1e6, memory,
-                memory <= 1.0 ? "OK" : "ABOVE TARGET");
+    std::printf("peak resident memory: %.1f MB = %.2fx the file, target at 1M events <= 1.3x %s, at 10M events <= 1.0x %s\n",
+                g_peak_bytes / 1e6, memory, memory <= 1.3 ? "OK" : "ABOVE TARGET", memory <= 1.0 ? "OK" : "ABOVE TARGET");
   }
   if (!given || !*given) std::remove(g_path.c_str());
   benchmark::Shutdown();

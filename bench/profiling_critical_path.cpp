@@ -1,8 +1,8 @@
-// The critical path (CriticalPath.h) beside the analysis it joins, measured
+// The critical path (CriticalPath.h) and the analysis it joins, measured
 // side by side in one process:
 // - Trace1M: the eager MLP fixture tiled to 1M events (bench/TiledTrace.h):
 //   `fuselab analyze`'s work without the path (import, analyzeTrace) and
-//   with it (import, analyzeTraceWithPath: the path beside the analysis);
+//   with it (import, analyzeTraceWithPath: the path, then the analysis);
 //   counter share = with / without - 1, the time it adds (target <= 0.2);
 //   the path alone; extra_peak_mb: how far the path alone raised the
 //   process's peak memory.

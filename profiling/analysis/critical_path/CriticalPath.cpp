@@ -197,19 +197,23 @@ std::vector<PathSegment> walkBack(const PathTraces& traces, const CriticalPathGr
     node = best.from;
   }
   std::reverse(segs.begin(), segs.end());
-  // One segment per stretch of one event (an op's slices around its children are not merged).
-  std::vector<PathSegment> merged;
+  // One segment per stretch of one event (an op's slices around its children
+  // are not merged), merged in place and kept at their exact size: a long
+  // trace's steps hold a segment for most of its slices.
+  size_t kept = 0;
   for (const PathSegment& s : segs) {
-    if (!merged.empty()) {
-      PathSegment& m = merged.back();
+    if (kept > 0) {
+      PathSegment& m = segs[kept - 1];
       if (m.kind == s.kind && m.track == s.track && m.event == s.event && m.start_ns + m.dur_ns == s.start_ns) {
         m.dur_ns += s.dur_ns;
         continue;
       }
     }
-    merged.push_back(s);
+    segs[kept++] = s;
   }
-  return merged;
+  segs.resize(kept);
+  segs.shrink_to_fit();
+  return segs;
 }
 
 void addTotals(StepPath& p) {
@@ -317,7 +321,7 @@ CriticalPathAnalysis analyzeCriticalPath(const PathTraces& traces, const Critica
     addTotals(p);
   });
 
-  // Each what-if schedules the whole graph again: they run side by side too.
+  // Each what-if schedules the whole graph again.
   const int64_t before = stepsTotal(groups, t);
   const std::vector<std::vector<uint32_t>> name_keys = opNameKeys(traces);
   // Up to 255 ops: each activity is marked with the op it is the time of
@@ -334,13 +338,19 @@ CriticalPathAnalysis analyzeCriticalPath(const PathTraces& traces, const Critica
         if (ops[i].first == key) op_of[a] = static_cast<uint8_t>(i + 1);
     }
   });
-  out.what_if.resize(ops.size());
-  parallelFor(ops.size(), [&](size_t i) {
+  // One after another into one schedule: a schedule holds 8 bytes per node
+  // (as much as half the activities), and one per op side by side on many
+  // cores was the largest part of `analyze`'s peak memory beyond the trace;
+  // two side by side still put a 1M-event trace's peak near 1.3x its file.
+  // A schedule takes ~12 ms at 1M events.
+  out.what_if.reserve(ops.size());
+  std::vector<int64_t> faster;
+  for (size_t i = 0; i < ops.size(); ++i) {
     const auto& [key, ns] = ops[i];
-    std::vector<int64_t> faster;
     g.schedule(op_of, faster, static_cast<uint8_t>(i + 1));
-    out.what_if[i] = {opName(traces, key), key.kind, key.rank, ns, before, stepsTotal(groups, NodeTimes{g, &faster})};
-  });
+    out.what_if.push_back(
+        {opName(traces, key), key.kind, key.rank, ns, before, stepsTotal(groups, NodeTimes{g, &faster})});
+  }
   return out;
 }
 

@@ -43,6 +43,7 @@ CriticalPathGraph CriticalPathGraph::rankPart(const Trace& rank_trace) {
 }
 
 CriticalPathGraph::CriticalPathGraph(const Trace& trace) {
+  if (trace.tracks.size() >= kMaxPathTracks) return;  // no path (no trace has that many threads and streams)
   const std::vector<uint8_t> is_sync = nameFlags(trace.strings, isSynchronizeCall);
   const std::vector<uint8_t> is_cpu_collective = nameFlags(trace.strings, isCpuCollectiveName);
   std::vector<TrackActivities> per_track(trace.tracks.size());
@@ -113,7 +114,7 @@ void CriticalPathGraph::gpuOps(const Trace& trace, uint32_t ti, TrackActivities&
     if (!isGpuWork(t.category[i])) continue;
     const bool collective = isCollectiveKernelName(trace.strings.get(t.name_id[i]));
     const size_t a = out.activities.size();
-    out.activities.push_back({ti, static_cast<int32_t>(i), collective ? PathKind::Collective : PathKind::Gpu, false,
+    out.activities.push_back({ti, collective ? PathKind::Collective : PathKind::Gpu, false, static_cast<int32_t>(i),
                               t.start_ns[i], t.end_ns(i), t.dur_ns[i]});
     out.event_start[i] = startNode(a);
     out.event_end[i] = endNode(a);

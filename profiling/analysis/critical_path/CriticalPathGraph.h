@@ -23,14 +23,23 @@
 
 namespace fuselab {
 
+// 32 bytes: a long trace has about two per event, and the graph is most of
+// what `analyze` holds beside the trace (kMaxPathTracks bounds `track`).
+inline constexpr uint32_t kMaxPathTracks = uint32_t(1) << 28;
 struct PathActivity {
-  uint32_t track = 0;
+  PathActivity() = default;
+  PathActivity(uint32_t track, PathKind kind, bool chained, int32_t event, int64_t start_ns, int64_t end_ns,
+               int64_t own_ns)
+      : track(track), kind(kind), chained(chained), event(event), start_ns(start_ns), end_ns(end_ns), own_ns(own_ns) {}
+
+  uint32_t track : 28 = 0;
+  PathKind kind : 3 = PathKind::Cpu;
+  bool chained : 1 = false;  // starts where the activity before it (on its thread) ended
   int32_t event = -1;  // index in the track; -1: a thread idle between events
-  PathKind kind = PathKind::Cpu;
-  bool chained = false;  // starts where the activity before it (on its thread) ended
   int64_t start_ns = 0, end_ns = 0;  // observed
   int64_t own_ns = 0;  // its own time: the duration, less what a binding end dependency explains
 };
+static_assert(sizeof(PathActivity) == 32);
 
 struct PathEdge {
   uint32_t from = 0, to = 0;  // nodes

@@ -33,7 +33,7 @@ std::optional<CriticalPathGraph> CriticalPathGraph::join(const std::vector<const
                                                          size_t merged_tracks,
                                                          const std::vector<CollectiveDependency>& collectives) {
   if (parts.size() != track_of.size() || parts.size() != offsets_ns.size() ||
-      !tracksDistinct(track_of, merged_tracks))
+      merged_tracks >= kMaxPathTracks || !tracksDistinct(track_of, merged_tracks))
     return std::nullopt;
   // Where each part's activities and dependencies begin.
   std::vector<size_t> first_activity(parts.size() + 1, 0), first_edge(parts.size() + 1, 0);

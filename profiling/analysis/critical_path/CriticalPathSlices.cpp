@@ -41,7 +41,7 @@ void CriticalPathGraph::cpuSlices(const Trace& trace, uint32_t ti, const std::ve
     if (end <= pos) return;
     const size_t a = slices.size();
     // Thread order: each slice starts where the one before it ended.
-    slices.push_back({ti, event, kind, a > 0, pos, end, end - pos});
+    slices.push_back({ti, kind, a > 0, event, pos, end, end - pos});
     for (uint32_t e : waiting_start) starts[e] = startNode(a);
     for (uint32_t e : waiting_end) ends[e] = startNode(a);
     waiting_start.clear();
