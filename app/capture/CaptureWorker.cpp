@@ -126,6 +126,8 @@ CaptureJobResult CaptureWorker::execute(uint64_t id, const CaptureRequest& reque
     r.cancelled = c.cancelled;
     r.gpu_captured = c.gpu_captured;
     r.steps_wall_ns = c.steps_wall_ns;
+    r.steps_done = c.steps_done;
+    r.out_of_memory = !c.out_of_memory.empty();  // the trace holds the steps up to it
     if (!c.cancelled) r.trace = std::make_shared<const Trace>(std::move(c.trace));
   } catch (const WorkloadOutOfMemory& e) {
     r.error = e.what();

@@ -33,10 +33,13 @@ struct CaptureJobResult {
   std::shared_ptr<const RunView> run;
   std::vector<std::string> messages;   // CPU-only fallback, dropped records, ...
   std::string error;                   // for people; empty on success
+  // Out of memory: before recording (no trace, `error` says it), or in a
+  // recorded step (the trace ends there and `messages` says it).
   bool out_of_memory = false;
   bool no_gpu = false;  // device cuda on a machine without a CUDA GPU
   bool cancelled = false;
   bool gpu_captured = false;
+  int steps_done = 0;
   int64_t steps_wall_ns = 0;
   double seconds = 0;  // the whole job: build, warmup, capture, merge
 

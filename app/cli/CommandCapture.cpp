@@ -292,7 +292,8 @@ int runCaptureCommand(const CaptureArgs& a) {
   CaptureResult result;
   if (const std::optional<int> failed = captureInto(result, params, options)) return *failed;
   for (const auto& m : result.messages) std::cerr << "fuselab capture: " << m << "\n";
-  return reportCapture(a, result, out, launched);
+  const int code = reportCapture(a, result, out, launched);  // a step out of memory: what led there is written
+  return result.out_of_memory.empty() ? code : kExitFailed;
 }
 
 }  // namespace

@@ -64,10 +64,12 @@ void Workbench::poll() {
     } else if (r->ok()) {
       const std::string label = "live: " + r->trace->meta.trace_name;
       ws_.showTrace(r->trace, label, /*unsaved=*/true);
-      status_.message = "captured " + std::to_string(r->request.options.steps) + " steps in " +
-                        std::to_string(static_cast<int>(r->seconds * 1000)) + " ms";
+      const std::string steps = r->out_of_memory ? std::to_string(r->steps_done) + " of " +
+                                                       std::to_string(r->request.options.steps)
+                                                 : std::to_string(r->request.options.steps);
+      status_.message = "captured " + steps + " steps in " + std::to_string(static_cast<int>(r->seconds * 1000)) + " ms";
       for (const std::string& m : r->messages) status_.message += "\n" + m;
-      status_.message_is_error = false;
+      status_.message_is_error = r->out_of_memory;
     } else {
       status_.message = r->cancelled ? "capture cancelled" : "capture failed: " + r->error;
       status_.message_is_error = !r->cancelled;

@@ -1,12 +1,14 @@
 #include "profiling/capture/Capture.h"
 
 #include <ATen/record_function.h>
+#include <c10/util/Exception.h>
 
 #include <algorithm>
 #include <chrono>
 
 #include "profiling/capture/CaptureCounters.h"
 #include "profiling/capture_api/CapturePlan.h"
+#include "profiling/capture_api/WorkloadParams.h"
 #include "profiling/capture/CuptiCollector.h"
 #include "profiling/capture/DispatchCollector.h"
 #include "profiling/capture/MemoryCollector.h"
@@ -72,13 +74,14 @@ class CaptureSession {
     memory_.stop();
     report(progress_, kWarmupShare + kStepsShare, "flushing GPU records");
     cupti_.stop();
+    if (!result_.out_of_memory.empty()) return finishOutOfMemory(recording_from_ns);
     if (result_.steps_done < options_.steps) return finishCancelled();
     report(progress_, 0.92, "timing without the profiler");
     for (int b = 0; b < plan_.unprofiled_blocks_after; ++b) timeUnprofiled();
     const ObserverEffect effect = observerEffect();
     result_.observer_effect = effect;
     report(progress_, 0.95, "merging");
-    merge(recording_from_ns, effect);
+    merge(recording_from_ns, &effect);
     if (options_.counters) {  // apart from the timed steps: replay perturbs timing
       report(progress_, 0.97, "reading hardware counters");
       addMeasuredCounters(target_, result_);
@@ -94,6 +97,19 @@ class CaptureSession {
     result_.cancelled = true;
     result_.messages.push_back("capture cancelled");
     report(progress_, 1.0, "cancelled");
+    return std::move(result_);
+  }
+
+  // The steps recorded before the one that ran out of memory, and that one up
+  // to the failed allocation: what led there is what the user needs to see.
+  // No unprofiled forwards after it (they would fail the same way).
+  CaptureResult finishOutOfMemory(int64_t recording_from_ns) {
+    result_.messages.push_back("step " + std::to_string(result_.steps_done + 1) + " of " +
+                               std::to_string(options_.steps) + " ran out of memory; the trace ends there" +
+                               (memory_.started() ? ", at the failed allocation ([OutOfMemory])" : "") + ": " +
+                               result_.out_of_memory);
+    merge(recording_from_ns, nullptr);
+    report(progress_, 1.0, "out of memory");
     return std::move(result_);
   }
 
@@ -208,7 +224,17 @@ class CaptureSession {
       report(progress_, kWarmupShare + kStepsShare * i / options_.steps,
              "step " + std::to_string(i + 1) + "/" + std::to_string(options_.steps));
       starts.push_back(std::chrono::steady_clock::now());
-      runNamedStep(step_names_[options_.warmup + i]);
+      try {
+        runNamedStep(step_names_[options_.warmup + i]);
+      } catch (const WorkloadOutOfMemory& e) {  // our workloads' (TorchWorkload.h)
+        result_.out_of_memory = e.what();
+      } catch (const c10::OutOfMemoryError& e) {  // any other target's
+        result_.out_of_memory = e.what_without_backtrace();
+      }
+      if (!result_.out_of_memory.empty()) {
+        starts.pop_back();
+        break;
+      }
       ++result_.steps_done;
     }
     target_.synchronize();
@@ -253,7 +279,7 @@ class CaptureSession {
   }
 
   // The collectors' records into one trace, with what was lost said.
-  void merge(int64_t recording_from_ns, const ObserverEffect& effect) {
+  void merge(int64_t recording_from_ns, const ObserverEffect* effect) {
     Trace& trace = result_.trace;
     dispatch_.appendTo(trace, recording_from_ns);
     if (result_.gpu_captured) cupti_.appendTo(trace, recording_from_ns);
@@ -270,7 +296,7 @@ class CaptureSession {
     trace.meta.warnings.insert(trace.meta.warnings.end(), result_.messages.begin(), result_.messages.end());
     if (result_.gpu_dropped > 0)
       result_.messages.push_back(std::to_string(result_.gpu_dropped) + " GPU records were lost by CUPTI");
-    setObserverEffect(trace, effect);
+    if (effect) setObserverEffect(trace, *effect);
     trace.finalize();
     trace.meta.base_time_ns = std::min(trace.beginNs(), memory_.earliestNs(recording_from_ns).value_or(INT64_MAX));
     memory_.appendTo(trace, recording_from_ns, trace.meta.base_time_ns);

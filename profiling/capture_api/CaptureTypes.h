@@ -90,6 +90,10 @@ struct CaptureResult {
   std::optional<ObserverEffect> observer_effect;
   uint64_t cpu_dropped = 0;    // dispatch events past the buffers
   uint64_t gpu_dropped = 0;    // CUPTI records lost
+  // What LibTorch said when a recorded step ran out of memory (empty: none
+  // did). The trace then ends with that step, up to the allocation that
+  // failed (its [OutOfMemory] event), and has no observer effect.
+  std::string out_of_memory;
 };
 
 // What `fuselab ceilings` measures on the present GPU with its own short
