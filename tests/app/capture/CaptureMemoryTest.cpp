@@ -12,22 +12,28 @@
 #include "profiling/trace/ChromeTraceExport.h"
 #include "profiling/trace/ChromeTraceImport.h"
 #include "profiling/trace/MemoryEvents.h"
+#include "tests/support/TestPaths.h"
+#include "tests/support/TorchProfilerMemory.h"
 
 namespace fuselab {
 namespace {
 
-CaptureResult captureMlp(bool memory) {
+WorkloadParams cpuMlp() {
   WorkloadParams p;
   p.workload = "mlp";
   p.device = Device::Cpu;
   p.dtype = DType::FP32;
   p.batch = 1;
   p.seq = 64;
+  return p;
+}
+
+CaptureResult captureMlp(bool memory) {
   CaptureOptions o;
   o.warmup = 2;
   o.steps = 3;
   o.memory = memory;
-  return captureWorkload(p, o);
+  return captureWorkload(cpuMlp(), o);
 }
 
 TEST(CaptureMemory, EachStepAllocatesAndFreesTheSame) {
@@ -66,6 +72,20 @@ TEST(CaptureMemory, EachStepAllocatesAndFreesTheSame) {
   const Trace back = importChromeTraceFromBuffer(exportChromeTraceToString(r.trace), "back");
   EXPECT_EQ(readMemoryEvents(back).events.size(), m.events.size());
   EXPECT_EQ(analyzeTrace(back).memory.devices[0].peak_ns, a.memory.devices[0].peak_ns);
+}
+
+// The same workload under torch's own profiler (profile_memory, from C++):
+// every step allocates and frees what ours records, count and bytes.
+TEST(CaptureMemory, EachStepRecordsWhatTorchProfilerRecordsOfTheSameWorkload) {
+  const CaptureResult ours = captureMlp(true);
+  const Trace torch = test::torchProfilerMemoryTrace(cpuMlp(), /*warmup=*/2, /*steps=*/3,
+                                                     test::scratchDir("CaptureMemoryTorch") / "torch.json");
+  const std::vector<test::StepMemory> a = test::memoryPerStep(ours.trace, isCpuMemory);
+  const std::vector<test::StepMemory> b = test::memoryPerStep(torch, isCpuMemory);
+  ASSERT_EQ(a.size(), 3u);
+  ASSERT_EQ(b.size(), 3u);
+  EXPECT_GT(a.back().allocations, 0u);
+  EXPECT_EQ(a, b);
 }
 
 TEST(CaptureMemory, NoMemoryRecordsNone) {

@@ -16,6 +16,8 @@
 #include "profiling/analysis/single/AnalysisSteps.h"
 #include "profiling/trace/MemoryEvents.h"
 #include "tests/support/CudaWorkloads.h"
+#include "tests/support/TestPaths.h"
+#include "tests/support/TorchProfilerMemory.h"
 
 namespace fuselab {
 namespace {
@@ -70,6 +72,24 @@ TEST(CaptureMemoryGpu, StepsAllocateAlikeAndThePeakIsTheAllocators) {
   ASSERT_TRUE(d->peak_op.has_value());
   std::cout << "mlp (defaults): " << per_step[0].first << " device allocations a step, " << per_step[0].second
             << " bytes; peak " << d->peak_allocated_bytes << " in " << c.result.trace.name(*d->peak_op) << "\n";
+}
+
+// The same workload under torch's own profiler (profile_memory, from C++):
+// every step's CUDA and CPU allocations and frees are what ours records.
+TEST(CaptureMemoryGpu, EachStepRecordsWhatTorchProfilerRecordsOfTheSameWorkload) {
+  SKIP_WITHOUT_GPU();
+  const WorkloadParams p = test::cudaBf16Defaults("mlp");
+  const Captured ours = captureWithPeak(p);
+  const Trace torch = test::torchProfilerMemoryTrace(p, /*warmup=*/3, /*steps=*/3,
+                                                     test::scratchDir("CaptureMemoryGpuTorch") / "torch.json");
+  for (bool (*on_device)(int) : {isDeviceMemory, isCpuMemory}) {
+    const std::vector<test::StepMemory> a = test::memoryPerStep(ours.result.trace, on_device);
+    const std::vector<test::StepMemory> b = test::memoryPerStep(torch, on_device);
+    ASSERT_EQ(a.size(), 3u);
+    EXPECT_EQ(a, b) << (on_device == isDeviceMemory ? "cuda" : "cpu");
+    std::cout << (on_device == isDeviceMemory ? "cuda" : "cpu") << ", a step: ours " << a.back() << ", torch "
+              << b.back() << "\n";
+  }
 }
 
 TEST(CaptureMemoryGpu, TheFusedMlpNeedsLessThanTheStackedOneAt8192Tokens) {
