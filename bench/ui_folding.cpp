@@ -1,9 +1,11 @@
 // Per-frame cost of turning the visible part of a 1M-event trace into draw
 // records (lane layout + folding + gap geometry + the step band and lines of
 // 21,300 steps), at fit-all and in a 10 us window. Target: <= 4 ms per frame.
-// And the memory lane's columns at fit-all for 1k and 1M memory events:
-// each column a max-tree query, so 1M events stay a small part of a frame
-// (this VM: 0.04 ms at 1k, 0.15 ms at 1M for 1600 columns).
+// And the memory lane's columns at fit-all for 1k and 1M memory events, as
+// folded in a frame whose view moved: each column a max-tree query over its
+// own points, found by galloping from the column before (this VM: 0.014 ms
+// at 1k, 0.15 ms at 1M for 1600 columns; the tree's cache misses are the
+// rest). A frame whose view did not move folds nothing (MemoryLane.h).
 // FUSELAB_BENCH_KERNELS=5000000 makes it the 10M-event trace (issue 22).
 #include <benchmark/benchmark.h>
 

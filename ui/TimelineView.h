@@ -101,6 +101,8 @@ class TimelineView {
   void highlightName(uint32_t name_id) { highlight_name_ = name_id; }
   uint32_t highlightedName() const { return highlight_name_; }
   const TimeAxis& axis() const { return axis_; }
+  // The memory lane's folding of `device` (TimelineLanes::memoryFolding).
+  const MemoryFolding* memoryFolding(const DeviceMemory& device) const { return lanes_.memoryFolding(device); }
   bool hasTrace() const { return trace_ != nullptr; }
   // Screen rectangle the timeline occupied in the last draw (for screenshots
   // of the timeline area).

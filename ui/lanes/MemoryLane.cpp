@@ -21,7 +21,12 @@ float MemoryLane::yOf(const LaneFrame& f, int64_t bytes) const {
   return y1 - (y1 - y0) * float(double(std::max<int64_t>(0, bytes)) / double(scale_bytes_));
 }
 
-void MemoryLane::prepare(const LaneFrame& f) { columns_ = folding_.fold(*f.axis, f.timeX0(), f.timeX1()); }
+void MemoryLane::prepare(const LaneFrame& f) {
+  const FoldedFor view{f.axis->start_ns, f.axis->ns_per_px, f.axis->origin_px, f.timeX0(), f.timeX1()};
+  if (folded_for_ == view) return;
+  columns_ = folding_.fold(*f.axis, view.x0, view.x1);
+  folded_for_ = view;
+}
 
 void MemoryLane::drawBackground(const LaneFrame& f) const {
   f.dl->AddRectFilled(ImVec2(f.win_min.x, f.sy(top())), ImVec2(f.win_max.x, f.sy(bottom())), f.theme->lane_bg[stripe_ % 2]);

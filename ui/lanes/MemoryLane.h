@@ -27,6 +27,9 @@ class MemoryLane : public TimelineLane {
   void drawHover(const LaneFrame& f, const LaneHover& hover) const override;
   void drawDetails(const Theme& theme, const LaneHover& hover) const override;
 
+  const DeviceMemory& device() const { return device_; }
+  const MemoryFolding& folding() const { return folding_; }
+
  private:
   float yOf(const LaneFrame& f, int64_t bytes) const;
 
@@ -37,6 +40,14 @@ class MemoryLane : public TimelineLane {
   MemoryFolding folding_;
   int64_t scale_bytes_ = 1;  // the lane's full height
   std::vector<MemoryColumn> columns_;  // this frame's
+  // The view columns_ were folded for: a frame whose view did not move
+  // reuses them, so a still frame costs the same at 1k and 1M events.
+  struct FoldedFor {
+    double start_ns = 0, ns_per_px = 0;
+    float origin_px = 0, x0 = 0, x1 = 0;
+    bool operator==(const FoldedFor&) const = default;
+  };
+  std::optional<FoldedFor> folded_for_;
 };
 
 // The memory tooltip: time, allocated and reserved bytes, the op in flight.

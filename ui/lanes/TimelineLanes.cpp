@@ -14,17 +14,20 @@ void TimelineLanes::setTrace(const Trace* trace) {
   depth_index_ = trace_ ? DepthIndex(*trace_) : DepthIndex();
   before_recording_ = trace_ ? PreRecordingOps(*trace_) : PreRecordingOps();
   lanes_.clear();
+  memory_lanes_.clear();
 }
 
 void TimelineLanes::setAnalysis(const TraceAnalysis* analysis) {
   analysis_ = analysis;
   gap_index_ = analysis_ ? GapIndex(analysis_->gaps) : GapIndex();
   lanes_.clear();
+  memory_lanes_.clear();
   step_band_.reset();
 }
 
 void TimelineLanes::rebuild(const LaneLayout& layout, float step_band_height) {
   lanes_.clear();
+  memory_lanes_.clear();
   step_band_.reset();
   if (!trace_) return;
   std::vector<std::optional<GapIndex::TrackGaps>> gaps_of_track(trace_->tracks.size());
@@ -52,11 +55,20 @@ void TimelineLanes::rebuild(const LaneLayout& layout, float step_band_height) {
   addHeadersAbove(layout.total_height);
   if (analysis_) {
     for (const MemoryLaneSlot& slot : layout.memory_lanes)
-      if (slot.device < analysis_->memory.devices.size())
-        lanes_.push_back(std::make_unique<MemoryLane>(*trace_, analysis_->memory.devices[slot.device], slot, lanes_.size()));
+      if (slot.device < analysis_->memory.devices.size()) {
+        auto lane = std::make_unique<MemoryLane>(*trace_, analysis_->memory.devices[slot.device], slot, lanes_.size());
+        memory_lanes_.push_back(lane.get());
+        lanes_.push_back(std::move(lane));
+      }
     std::stable_sort(lanes_.begin(), lanes_.end(), [](const auto& a, const auto& b) { return a->top() < b->top(); });
   }
   if (analysis_ && !analysis_->steps.empty()) step_band_ = std::make_unique<StepBand>(analysis_->steps, step_band_height);
+}
+
+const MemoryFolding* TimelineLanes::memoryFolding(const DeviceMemory& device) const {
+  for (const MemoryLane* lane : memory_lanes_)
+    if (&lane->device() == &device) return &lane->folding();
+  return nullptr;
 }
 
 void TimelineLanes::drawStepBand(const LaneFrame& band) {

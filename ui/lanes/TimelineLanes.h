@@ -16,9 +16,12 @@
 #include "ui/lanes/TimelineLane.h"
 #include "ui/layout/DepthIndex.h"
 #include "ui/layout/GapGeometry.h"
+#include "ui/layout/MemoryFolding.h"
 #include "ui/layout/TimeRuler.h"
 
 namespace fuselab::ui {
+
+class MemoryLane;
 
 class TimelineLanes {
  public:
@@ -49,6 +52,10 @@ class TimelineLanes {
   void drawLabels(const LaneFrame& f) const;
   static void drawHover(const LaneFrame& f, const LaneHover& hover);
   static void drawDetails(const Theme& theme, const LaneHover& hover);
+  // The folding of `device`'s memory lane (of the analysis these lanes
+  // show), so the Memory tab need not build its own each frame; null when
+  // that device has no lane.
+  const MemoryFolding* memoryFolding(const DeviceMemory& device) const;
 
  private:
   const Trace* trace_ = nullptr;
@@ -57,6 +64,7 @@ class TimelineLanes {
   PreRecordingOps before_recording_;
   GapIndex gap_index_;
   std::vector<std::unique_ptr<TimelineLane>> lanes_;  // top to bottom
+  std::vector<const MemoryLane*> memory_lanes_;       // of lanes_
   std::unique_ptr<StepBand> step_band_;
 };
 

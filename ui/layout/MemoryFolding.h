@@ -34,9 +34,13 @@ class MemoryFolding {
   // Largest values over points [first, last).
   std::pair<int64_t, int64_t> maxOver(size_t first, size_t last) const;
 
+  // Both maxima of a node side by side: a column's query reads each node once.
+  struct Node {
+    int64_t allocated = 0, reserved = 0;
+  };
   const MemoryCurve* curve_ = nullptr;
   size_t leaves_ = 0;  // a power of two
-  std::vector<int64_t> tree_allocated_, tree_reserved_;
+  std::vector<Node> tree_;
 };
 
 }  // namespace fuselab::ui

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "profiling/analysis/memory/MemoryText.h"
 #include "profiling/trace/DurationText.h"
@@ -30,7 +31,11 @@ void drawDevicePlot(const Trace& trace, const DeviceMemory& d, double begin, dou
   axis.origin_px = p.x;
   axis.width_px = w;
   axis.fit(begin, end);
-  const MemoryFolding folding(d.curve);
+  // The timeline's folding of this device when it has the lane (built
+  // once); a tree of its own otherwise (e.g. a screenshot of this panel alone).
+  std::optional<MemoryFolding> own;
+  const MemoryFolding* shared = timeline.memoryFolding(d);
+  const MemoryFolding& folding = shared ? *shared : own.emplace(d.curve);
   const int64_t top = std::max<int64_t>(1, std::max(folding.maxReserved(), folding.maxAllocated()));
   auto y = [&](int64_t bytes) { return p.y + h - 2 - (h - 4) * float(double(bytes) / double(top)); };
   for (const MemoryColumn& c : folding.fold(axis, p.x, p.x + w)) {
