@@ -1,8 +1,9 @@
 // Where the time went, by call stack: CPU events nested by time on each
-// thread, merged by name along the path and summed over a time range (the
-// captured steps by default). Every GPU op (kernel, copy, memset) hangs under
-// the stack of the launch call that started it, with itself as the leaf, so
-// the same graph gives CPU time and GPU time by stack. The flame graph panel,
+// thread (Python frames under their caller, PythonCallers.h), merged by name
+// along the path and summed over a time range (the captured steps by
+// default). Every GPU op (kernel, copy, memset) hangs under the stack of the
+// launch call that started it, with itself as the leaf, so the same graph
+// gives CPU time and GPU time by stack. The flame graph panel,
 // `fuselab export TRACE OUT.folded` and the differential flame graph read it.
 #pragma once
 
@@ -47,6 +48,10 @@ struct FlameGraph {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   bool inverted = false;  // bottom-up: the root's children are where time was spent (self)
+  // Python frames (python_function events) in the graph whose caller, by
+  // their Python parent id, was not open around them: nested by time instead
+  // (PythonCallers.h).
+  uint64_t python_frames_nested_by_time = 0;
 
   const FlameFrame& root() const { return frames.front(); }
   int64_t total(FlameMetric m) const { return frames.empty() ? 0 : root().total(m); }
