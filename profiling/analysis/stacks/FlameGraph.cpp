@@ -6,6 +6,7 @@
 #include "profiling/analysis/common/NameFlags.h"
 #include "profiling/analysis/single/AnalysisScope.h"
 #include "profiling/analysis/single/AnalysisSteps.h"
+#include "profiling/analysis/stacks/CpuStack.h"
 #include "profiling/analysis/stacks/PythonCallers.h"
 
 namespace fuselab {
@@ -128,13 +129,8 @@ FlameGraph buildFlameGraph(const Trace& trace, const FlameGraphRange& range) {
     if (is_step[id]) step_name = id;
   auto frameName = [&](uint32_t name_id) { return is_step[name_id] ? step_name : name_id; };
 
-  constexpr uint32_t kNone = UINT32_MAX;
-  struct Open {
-    uint32_t event;
-    uint32_t frame;   // kNone until something in the range needs it
-    uint32_t parent;  // the stack position it nests in, or kThread
-  };
-  constexpr uint32_t kThread = PythonCallers::kThread;
+  constexpr uint32_t kThread = CpuStack::kThread, kNone = CpuStack::kNoFrame;
+  static_assert(PythonCallers::kThread == kThread);
   const std::optional<uint32_t> python_category = pythonFunctionCategory(trace);
   std::vector<uint32_t> unframed;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
@@ -145,7 +141,7 @@ FlameGraph buildFlameGraph(const Trace& trace, const FlameGraphRange& range) {
     const std::vector<uint32_t> no_order;
     const std::vector<uint32_t>& order = python ? python->nestingOrder() : no_order;
     uint32_t thread = kNone;
-    std::vector<Open> open;
+    CpuStack open(t);
     // The frame of open[k], made (with those it nests in) when first needed.
     auto frameOf = [&](uint32_t k) {
       unframed.clear();
@@ -163,28 +159,27 @@ FlameGraph buildFlameGraph(const Trace& trace, const FlameGraphRange& range) {
       const uint32_t i = order.empty() ? k : order[k];
       const int64_t s = t.start_ns[i], e = t.end_ns(i);
       if (s >= end) break;
-      while (!open.empty() && t.end_ns(open.back().event) <= s) open.pop_back();
-      const uint32_t depth = uint32_t(open.size());
-      PythonCallers::Place place{depth == 0 ? kThread : depth - 1, false};  // by time
+      const int64_t counted_from = open.enter(i);
+      const uint32_t depth = open.size();
+      PythonCallers::Place place{depth == 0 ? kThread : depth - 1, false};  // in the innermost that contains it
       if (python) {
         python->closeAbove(depth);
         if (python->isFrame(i)) place = python->place(i, depth);
       }
-      open.push_back({i, kNone, place.parent});
-      const int64_t inside = overlap(s, e, start, end);
+      open.push({i, place.parent, counted_from});
       const auto gpu = launched.find(refKey({ti, i}));
-      if (inside == 0 && gpu == launched.end()) continue;
+      // Outside the range and no GPU op: no frame. One whose time in the
+      // range another event counts keeps its frame, for its count.
+      if (overlap(s, e, start, end) == 0 && gpu == launched.end()) continue;
       g.python_frames_nested_by_time += place.caller_not_open;
       const uint32_t f = frameOf(depth);
+      const int64_t inside = overlap(counted_from, e, start, end);
       g.frames[f].cpu_total_ns += inside;
       g.frames[f].cpu_self_ns += inside;
-      int64_t nested = 0;  // the time inside its parent is not the parent's own
-      if (place.parent != kThread) {
-        const Open& parent = open[place.parent];
-        nested = overlap(s, std::min(e, t.end_ns(parent.event)), start, end);
-        g.frames[parent.frame].cpu_self_ns -= nested;
+      if (inside > 0) {
+        if (depth == 0) g.frames[thread].cpu_total_ns += inside;  // a thread's total is its frames' self time
+        else open.takeTime(g, inside);
       }
-      g.frames[thread].cpu_total_ns += inside - nested;  // so a thread's total is its frames' self time
       if (gpu != launched.end()) addGpuOps(f, gpu->second);
     }
   }

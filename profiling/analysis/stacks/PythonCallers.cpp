@@ -64,12 +64,12 @@ PythonCallers::Place PythonCallers::place(uint32_t event, uint32_t open) {
   if (caller.kind == ArgInt::Kind::Integer) {
     const auto at = std::find_if(open_.rbegin(), open_.rend(),
                                  [&](const OpenFrame& f) { return f.has_id && f.id == caller.value; });
-    if (at == open_.rend() || track_.end_ns(at->event) <= track_.start_ns[event]) out.caller_not_open = true;
+    if (at == open_.rend()) out.caller_not_open = true;
     else if (at != open_.rbegin()) out.parent = at->position;  // time put it under another Python frame
   } else if (caller.kind != ArgInt::Kind::Null) {
     out.caller_not_open = true;  // no parent id, or not an integer
   }
-  open_.push_back({open, event, ids[0].kind == ArgInt::Kind::Integer, ids[0].value});
+  open_.push_back({open, ids[0].kind == ArgInt::Kind::Integer, ids[0].value});
   return out;
 }
 

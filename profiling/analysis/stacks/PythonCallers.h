@@ -1,17 +1,17 @@
 // The callers of Python frames in the flame graph. torch.profiler's
 // python_function events (traces made with with_stack=True) name their
 // caller: their "Python parent id" is the "Python id" of the Python frame
-// that called them. The flame graph nests a thread's events by time, which
-// can put a frame under another Python frame than its caller: under the
-// `_record_function_enter_new` call of a `with record_function(...)` block,
-// whose annotation outlives it, or, at equal times, inside its own callee.
-// So a Python frame whose caller is open around it (started before it, not
-// yet ended at its start) goes directly under its caller when time would put
-// it under another Python frame, and among events of equal start and
-// duration callers come before the frames they called. A frame whose caller
-// is not open around it (an unknown id, a caller that ended before it,
-// malformed args) stays where time puts it. Frames without a caller (a null
-// parent id) and every other event (ATen ops, annotations) nest by time.
+// that called them. The flame graph nests a thread's events in the
+// innermost one that contains them (CpuStack.h), which can put a frame under
+// another Python frame than its caller: at equal times, inside its own
+// callee. So a Python frame whose caller is open around it (contains it)
+// goes directly under its caller when containment would put it under
+// another Python frame, and among events of equal start and duration
+// callers come before the frames they called. A frame whose caller is not
+// open around it (an unknown id, a caller that ended before it or that it
+// only partly overlaps, malformed args) stays where containment puts it.
+// Frames without a caller (a null parent id) and every other event (ATen
+// ops, annotations) nest by containment.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +42,9 @@ class PythonCallers {
   // equal. Empty when that is the index order.
   const std::vector<uint32_t>& nestingOrder() const { return order_; }
 
-  // The stack holds `open` events now: the Python frames above them ended.
-  // Called for every event, after the stack dropped those that ended before it.
+  // The stack holds `open` events now: the Python frames above them were
+  // dropped. Called for every event, after the stack dropped those that do
+  // not contain it.
   void closeAbove(uint32_t open) {
     while (!open_.empty() && open_.back().position >= open) open_.pop_back();
   }
@@ -53,15 +54,13 @@ class PythonCallers {
     bool caller_not_open = false;  // it names a caller that is not open: nested by time
   };
   // Where Python frame `event` goes, after closeAbove(open); it is then
-  // pushed on the stack, at position `open`. The stack may hold events that
-  // ended before it, under one that has not (an annotation that outlives the
-  // call that began it).
+  // pushed on the stack, at position `open`. Every event on the stack
+  // contains it.
   Place place(uint32_t event, uint32_t open);
 
  private:
   struct OpenFrame {
     uint32_t position;  // in the flame graph's stack
-    uint32_t event;
     bool has_id;
     int64_t id;
   };
