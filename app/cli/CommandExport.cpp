@@ -72,6 +72,10 @@ int writeFolded(const Trace& trace, const ExportArgs& args) {
   if (lines == 0)
     std::cout << "  note: no " << args.metric << " time in that range"
               << (metric == FlameMetric::Gpu ? " (the trace has no GPU ops there)" : "") << "\n";
+  if (const uint64_t n = graph.python_frames_nested_by_time)
+    std::cout << "  note: " << n
+              << (n == 1 ? " Python frame nested by time (its Python parent id names no caller open around it)\n"
+                         : " Python frames nested by time (their Python parent id names no caller open around them)\n");
   return 0;
 }
 

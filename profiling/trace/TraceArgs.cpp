@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -124,6 +125,55 @@ std::vector<int64_t> argIntArray(std::string_view args_json, std::string_view ke
 
 std::vector<int64_t> argIntArray(const Trace& trace, EventRef event, std::string_view key) {
   return argIntArray(argsOf(trace, event), key);
+}
+
+struct ArgIntReader::Parser {
+  simdjson::ondemand::parser parser;
+  std::string text;  // the args being read, with simdjson's padding after them
+};
+
+ArgIntReader::ArgIntReader(std::vector<std::string> keys)
+    : parser_(std::make_unique<Parser>()), keys_(std::move(keys)), values_(keys_.size()) {}
+
+ArgIntReader::~ArgIntReader() = default;
+
+const std::vector<ArgInt>& ArgIntReader::read(const Trace& trace, EventRef event) {
+  return read(argsOf(trace, event));
+}
+
+const std::vector<ArgInt>& ArgIntReader::read(std::string_view args_json) {
+  std::fill(values_.begin(), values_.end(), ArgInt{});
+  if (args_json.empty()) return values_;
+  auto malformed = [&]() -> const std::vector<ArgInt>& {
+    std::fill(values_.begin(), values_.end(), ArgInt{});
+    return values_;
+  };
+  std::string& text = parser_->text;
+  text.assign(args_json);
+  text.reserve(args_json.size() + simdjson::SIMDJSON_PADDING);
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object obj;
+  if (parser_->parser.iterate(simdjson::padded_string_view(text.data(), text.size(), text.capacity())).get(doc) ||
+      doc.get_object().get(obj))
+    return malformed();
+  size_t found = 0;
+  for (auto field : obj) {
+    std::string_view k;
+    if (field.unescaped_key().get(k)) return malformed();
+    const auto key = std::find(keys_.begin(), keys_.end(), k);
+    if (key == keys_.end() || values_[size_t(key - keys_.begin())].kind != ArgInt::Kind::Absent) continue;
+    ArgInt& out = values_[size_t(key - keys_.begin())];
+    simdjson::ondemand::value v;
+    simdjson::ondemand::json_type type;
+    if (field.value().get(v) || v.type().get(type)) return malformed();
+    bool is_null = false;
+    if (type == simdjson::ondemand::json_type::null && (v.is_null().get(is_null) || !is_null)) return malformed();
+    if (is_null) out.kind = ArgInt::Kind::Null;
+    else if (const auto i = integerOf(v)) out = {ArgInt::Kind::Integer, *i};
+    else out.kind = ArgInt::Kind::Other;
+    if (++found == keys_.size()) break;  // the rest is not read, as argInt does not
+  }
+  return values_;
 }
 
 }  // namespace fuselab

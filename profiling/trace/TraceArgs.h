@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,5 +34,33 @@ std::optional<double> argNumber(std::string_view args_json, std::string_view key
 // such an array.
 std::vector<int64_t> argIntArray(const Trace& trace, EventRef event, std::string_view key);
 std::vector<int64_t> argIntArray(std::string_view args_json, std::string_view key);
+
+// What a top-level key holds, as ArgIntReader reads it.
+struct ArgInt {
+  enum class Kind : uint8_t { Absent, Null, Integer, Other };
+  Kind kind = Kind::Absent;
+  int64_t value = 0;  // when Integer
+};
+
+// The same integer args of many events: each event's args parsed once for
+// all the keys, with one parser for every event (argInt makes one per call).
+// Malformed args read as every key Absent; a repeated key, as argInt, as
+// its first value.
+class ArgIntReader {
+ public:
+  explicit ArgIntReader(std::vector<std::string> keys);
+  ~ArgIntReader();
+  ArgIntReader(const ArgIntReader&) = delete;
+  ArgIntReader& operator=(const ArgIntReader&) = delete;
+  // One value per key, in the keys' order; valid until the next read.
+  const std::vector<ArgInt>& read(const Trace& trace, EventRef event);
+  const std::vector<ArgInt>& read(std::string_view args_json);
+
+ private:
+  struct Parser;
+  std::unique_ptr<Parser> parser_;
+  std::vector<std::string> keys_;
+  std::vector<ArgInt> values_;
+};
 
 }  // namespace fuselab

@@ -1,4 +1,5 @@
-// `fuselab export IN OUT [--gzip]` through the real command line.
+// `fuselab export IN OUT [--gzip]` and `export IN OUT.folded` through the
+// real command line.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -72,6 +73,20 @@ TEST(CommandExport, BadInputFailsWithALocationAndLeavesTheOutputAlone) {
   r = runFuselab({"export", test::fixture("linear_eager.json.gz").string(), (dir / "no" / "such" / "dir.json").string()});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+}
+
+TEST(CommandExport, FoldedStacksNoteThePythonFramesNestedByTime) {
+  auto dir = test::scratchDir("CommandExport_Folded");
+  writeBytes(dir / "python.json", R"({"traceEvents": [
+    {"ph": "X", "cat": "python_function", "name": "outer", "pid": 1, "tid": 7, "ts": 0, "dur": 100,
+     "args": {"Python parent id": null, "Python id": 1}},
+    {"ph": "X", "cat": "python_function", "name": "lost", "pid": 1, "tid": 7, "ts": 10, "dur": 10,
+     "args": {"Python parent id": 99, "Python id": 2}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 7, "ts": 12, "dur": 2}]})");
+  CliRun r = runFuselab({"export", (dir / "python.json").string(), (dir / "out.folded").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: 1 Python frame nested by time"), std::string::npos) << r.out;
+  EXPECT_EQ(readBytes(dir / "out.folded"), "thread 7;outer 90\nthread 7;outer;lost 8\nthread 7;outer;lost;aten::add 2\n");
 }
 
 }  // namespace

@@ -171,6 +171,12 @@ void FlamePanel::drawContent(const Trace& trace, const TraceAnalysis* analysis, 
                             : analysis && analysis->scope.from_steps ? "the captured steps"
                                                                      : "the whole trace";
   ImGui::TextDisabled("%s in all, over %s", formatDuration(shown_.total(metric_)).c_str(), range.c_str());
+  if (const uint64_t n = shown_.python_frames_nested_by_time) {
+    ImGui::SameLine(0, 16);
+    ImGui::TextDisabled("%llu Python frame%s by time", static_cast<unsigned long long>(n), n == 1 ? "" : "s");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Their Python parent id names no caller open around them: they sit where time puts them");
+  }
   const FlameDrawResult r = drawFlameGraph(trace, shown_, metric_, zoom_, theme, search_);
   if (r.clicked) {
     // A click on the zoomed frame (or a caller above it) zooms out to it.

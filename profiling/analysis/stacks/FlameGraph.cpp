@@ -6,6 +6,8 @@
 #include "profiling/analysis/common/NameFlags.h"
 #include "profiling/analysis/single/AnalysisScope.h"
 #include "profiling/analysis/single/AnalysisSteps.h"
+#include "profiling/analysis/stacks/CpuStack.h"
+#include "profiling/analysis/stacks/PythonCallers.h"
 
 namespace fuselab {
 
@@ -127,47 +129,57 @@ FlameGraph buildFlameGraph(const Trace& trace, const FlameGraphRange& range) {
     if (is_step[id]) step_name = id;
   auto frameName = [&](uint32_t name_id) { return is_step[name_id] ? step_name : name_id; };
 
-  constexpr uint32_t kNone = UINT32_MAX;
-  struct Open {
-    uint32_t event;
-    uint32_t frame;  // kNone until something in the range needs it
-  };
+  constexpr uint32_t kThread = CpuStack::kThread, kNone = CpuStack::kNoFrame;
+  static_assert(PythonCallers::kThread == kThread);
+  const std::optional<uint32_t> python_category = pythonFunctionCategory(trace);
+  std::vector<uint32_t> unframed;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     if (t.kind != TrackKind::Cpu) continue;
+    std::optional<PythonCallers> python;
+    if (python_category) python.emplace(trace, ti, *python_category);
+    const std::vector<uint32_t> no_order;
+    const std::vector<uint32_t>& order = python ? python->nestingOrder() : no_order;
     uint32_t thread = kNone;
-    std::vector<Open> open;
-    // The frame of open[k], made (with those above it) when first needed.
-    auto frameOf = [&](size_t k) {
-      size_t first = k;
-      while (first > 0 && open[first].frame == kNone) --first;
-      if (open[first].frame != kNone) ++first;
-      for (size_t j = first; j <= k; ++j) {
-        uint32_t parent = j == 0 ? thread : open[j - 1].frame;
+    CpuStack open(t);
+    // The frame of open[k], made (with those it nests in) when first needed.
+    auto frameOf = [&](uint32_t k) {
+      unframed.clear();
+      for (uint32_t j = k; j != kThread && open[j].frame == kNone; j = open[j].parent) unframed.push_back(j);
+      for (auto j = unframed.rbegin(); j != unframed.rend(); ++j) {
+        uint32_t parent = open[*j].parent == kThread ? thread : open[open[*j].parent].frame;
         if (parent == kNone) parent = thread = index.child(0, FrameKind::Thread, 0, Category::Other, ti);
-        const uint32_t e = open[j].event;
-        open[j].frame = index.child(parent, FrameKind::Event, frameName(t.name_id[e]), t.category[e]);
-        ++g.frames[open[j].frame].count;
+        const uint32_t e = open[*j].event;
+        open[*j].frame = index.child(parent, FrameKind::Event, frameName(t.name_id[e]), t.category[e]);
+        ++g.frames[open[*j].frame].count;
       }
       return open[k].frame;
     };
-    for (uint32_t i = 0; i < t.size() && t.start_ns[i] < end; ++i) {
+    for (uint32_t k = 0; k < t.size(); ++k) {
+      const uint32_t i = order.empty() ? k : order[k];
       const int64_t s = t.start_ns[i], e = t.end_ns(i);
-      while (!open.empty() && t.end_ns(open.back().event) <= s) open.pop_back();
-      open.push_back({i, kNone});
-      const int64_t inside = overlap(s, e, start, end);
+      if (s >= end) break;
+      const int64_t counted_from = open.enter(i);
+      const uint32_t depth = open.size();
+      PythonCallers::Place place{depth == 0 ? kThread : depth - 1, false};  // in the innermost that contains it
+      if (python) {
+        python->closeAbove(depth);
+        if (python->isFrame(i)) place = python->place(i, depth);
+      }
+      open.push({i, place.parent, counted_from});
       const auto gpu = launched.find(refKey({ti, i}));
-      if (inside == 0 && gpu == launched.end()) continue;
-      const uint32_t f = frameOf(open.size() - 1);
+      // Outside the range and no GPU op: no frame. One whose time in the
+      // range another event counts keeps its frame, for its count.
+      if (overlap(s, e, start, end) == 0 && gpu == launched.end()) continue;
+      g.python_frames_nested_by_time += place.caller_not_open;
+      const uint32_t f = frameOf(depth);
+      const int64_t inside = overlap(counted_from, e, start, end);
       g.frames[f].cpu_total_ns += inside;
       g.frames[f].cpu_self_ns += inside;
-      int64_t nested = 0;  // the time inside its parent is not the parent's own
-      if (open.size() > 1) {
-        const Open& parent = open[open.size() - 2];
-        nested = overlap(s, std::min(e, t.end_ns(parent.event)), start, end);
-        g.frames[parent.frame].cpu_self_ns -= nested;
+      if (inside > 0) {
+        if (depth == 0) g.frames[thread].cpu_total_ns += inside;  // a thread's total is its frames' self time
+        else open.takeTime(g, inside);
       }
-      g.frames[thread].cpu_total_ns += inside - nested;  // so a thread's total is its frames' self time
       if (gpu != launched.end()) addGpuOps(f, gpu->second);
     }
   }
@@ -179,6 +191,7 @@ FlameGraph buildFlameGraph(const Trace& trace, const FlameGraphRange& range) {
 FlameGraph invertFlameGraph(const FlameGraph& graph, FlameMetric metric) {
   FlameGraph out = newGraph(graph.start_ns, graph.end_ns);
   out.inverted = true;
+  out.python_frames_nested_by_time = graph.python_frames_nested_by_time;
   FrameIndex index(out);
   for (uint32_t f = 1; f < graph.frames.size(); ++f) {
     const FlameFrame& leaf = graph.frames[f];

@@ -1,9 +1,11 @@
-// Where the time went, by call stack: CPU events nested by time on each
-// thread, merged by name along the path and summed over a time range (the
-// captured steps by default). Every GPU op (kernel, copy, memset) hangs under
-// the stack of the launch call that started it, with itself as the leaf, so
-// the same graph gives CPU time and GPU time by stack. The flame graph panel,
-// `fuselab export TRACE OUT.folded` and the differential flame graph read it.
+// Where the time went, by call stack: CPU events nested in the events that
+// contain them on each thread (CpuStack.h; Python frames under their caller,
+// PythonCallers.h), merged by name along the path and summed over a time
+// range (the captured steps by default). Every GPU op (kernel, copy, memset)
+// hangs under the stack of the launch call that started it, with itself as
+// the leaf, so the same graph gives CPU time and GPU time by stack. The flame
+// graph panel, `fuselab export TRACE OUT.folded` and the differential flame
+// graph read it.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +34,7 @@ struct FlameFrame {
   uint32_t parent = 0;   // the root is its own parent
   uint16_t depth = 0;    // the root is 0, threads 1
   uint64_t count = 0;    // events merged into it
-  int64_t cpu_total_ns = 0;  // its events' time in the range
+  int64_t cpu_total_ns = 0;  // its events' time in the range, counted once (CpuStack.h)
   int64_t cpu_self_ns = 0;   // less the time of the events nested in them
   int64_t gpu_total_ns = 0;  // GPU time of the ops launched from under it
   int64_t gpu_self_ns = 0;   // GPU time of its own ops (GpuOp frames only)
@@ -47,6 +49,10 @@ struct FlameGraph {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   bool inverted = false;  // bottom-up: the root's children are where time was spent (self)
+  // Python frames (python_function events) in the graph whose caller, by
+  // their Python parent id, was not open around them: nested by time instead
+  // (PythonCallers.h).
+  uint64_t python_frames_nested_by_time = 0;
 
   const FlameFrame& root() const { return frames.front(); }
   int64_t total(FlameMetric m) const { return frames.empty() ? 0 : root().total(m); }
@@ -63,8 +69,10 @@ struct FlameGraphRange {
   std::vector<EventRef> gpu_ops;
 };
 
-// CPU time is each event's part inside the range; GPU time is each counted
-// op's whole duration. The ProfilerStep#k annotations are one frame,
+// CPU time is each event's part inside the range, less what another event
+// counts (CpuStack.h: where they partly overlap, or a Python frame inside it
+// goes under a caller further out); GPU time is each counted op's whole
+// duration. The ProfilerStep#k annotations are one frame,
 // "ProfilerStep#*", so that the steps add up. `trace` must be finalized.
 FlameGraph buildFlameGraph(const Trace& trace, const FlameGraphRange& range);
 

@@ -1,20 +1,26 @@
 // The flame graph: CPU time by stack with GPU time under the launch that
 // started it, merged across steps; its inversion; the folded stacks' sums
-// against the analysis on a real H100 trace, and a stack read back.
+// against the analysis on a real H100 trace, and a stack read back. How
+// events nest: FlameNestingTest.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "profiling/analysis/single/Analysis.h"
 #include "profiling/analysis/stacks/FlameGraph.h"
 #include "profiling/analysis/stacks/FoldedStacks.h"
 #include "profiling/trace/ChromeTraceImport.h"
+#include "tests/support/FlameFramePath.h"
 #include "tests/support/TestPaths.h"
 
 namespace fuselab {
 namespace {
+
+using test::frameAtPath;
 
 // Two steps, each: linear > addmm > cudaLaunchKernel -> gemm (40 us on the
 // GPU), and a copy launched from outside any op.
@@ -39,32 +45,22 @@ Trace twoSteps() {
   return importChromeTraceFromBuffer(R"({"traceEvents": [)" + events + "]}", "flame-test");
 }
 
-// Frame by its path of labels ("ProfilerStep#0;aten::linear").
-const FlameFrame* find(const Trace& t, const FlameGraph& g, const std::string& path) {
-  for (uint32_t f = 1; f < g.frames.size(); ++f) {
-    std::string p;
-    for (uint32_t k : g.path(f)) p += (p.empty() ? "" : ";") + frameLabel(t, g.frames[k]);
-    if (p == path) return &g.frames[f];
-  }
-  return nullptr;
-}
-
 TEST(FlameGraph, CpuStacksWithGpuTimeUnderTheLaunch) {
   const Trace t = twoSteps();
   const FlameGraph g = buildFlameGraph(t, {t.beginNs(), t.endNs(), {}});
-  const FlameFrame* linear = find(t, g, "thread 7;ProfilerStep#*;aten::linear");
+  const FlameFrame* linear = frameAtPath(t, g, "thread 7;ProfilerStep#*;aten::linear");
   ASSERT_NE(linear, nullptr);
   EXPECT_EQ(linear->count, 2u);  // the steps merged
   EXPECT_EQ(linear->cpu_total_ns, 100'000);
   EXPECT_EQ(linear->cpu_self_ns, 20'000);
   EXPECT_EQ(linear->gpu_total_ns, 80'000);
-  const FlameFrame* gemm = find(t, g, "thread 7;ProfilerStep#*;aten::linear;aten::addmm;cudaLaunchKernel;gemm");
+  const FlameFrame* gemm = frameAtPath(t, g, "thread 7;ProfilerStep#*;aten::linear;aten::addmm;cudaLaunchKernel;gemm");
   ASSERT_NE(gemm, nullptr);
   EXPECT_EQ(gemm->kind, FrameKind::GpuOp);
   EXPECT_EQ(gemm->count, 2u);
   EXPECT_EQ(gemm->gpu_self_ns, 80'000);
   EXPECT_EQ(gemm->cpu_total_ns, 0);
-  const FlameFrame* copies = find(t, g, "[GPU ops without a launch];Memcpy HtoD");
+  const FlameFrame* copies = frameAtPath(t, g, "[GPU ops without a launch];Memcpy HtoD");
   ASSERT_NE(copies, nullptr);
   EXPECT_EQ(copies->count, 2u);
   EXPECT_EQ(g.total(FlameMetric::Cpu), 200'000);  // two steps of 100 us
@@ -79,7 +75,7 @@ TEST(FlameGraph, RangeClipsCpuTimeAndCountsGpuOpsByTheirLaunch) {
   const FlameGraph g = buildFlameGraph(t, {b + 12'000, b + 25'000, {}});
   EXPECT_EQ(g.total(FlameMetric::Cpu), 13'000);
   EXPECT_EQ(g.total(FlameMetric::Gpu), 40'000);
-  const FlameFrame* addmm = find(t, g, "thread 7;ProfilerStep#*;aten::linear;aten::addmm");
+  const FlameFrame* addmm = frameAtPath(t, g, "thread 7;ProfilerStep#*;aten::linear;aten::addmm");
   ASSERT_NE(addmm, nullptr);
   EXPECT_EQ(addmm->cpu_total_ns, 10'000);  // 15..25
   EXPECT_EQ(addmm->cpu_self_ns, 5'000);    // less the launch's 20..25
@@ -97,7 +93,7 @@ TEST(FlameGraph, InvertedPutsSelfTimeOnTop) {
     EXPECT_EQ(top, g.total(m));
   }
   const FlameGraph inv = invertFlameGraph(g, FlameMetric::Gpu);
-  const FlameFrame* callers = find(t, inv, "gemm;cudaLaunchKernel;aten::addmm;aten::linear;ProfilerStep#*");
+  const FlameFrame* callers = frameAtPath(t, inv, "gemm;cudaLaunchKernel;aten::addmm;aten::linear;ProfilerStep#*");
   ASSERT_NE(callers, nullptr);
   EXPECT_EQ(callers->gpu_total_ns, 80'000);
 }

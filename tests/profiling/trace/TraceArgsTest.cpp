@@ -88,5 +88,38 @@ TEST(TraceArgs, MalformedOrMissingArgsGiveEmptyResults) {
   EXPECT_EQ(argInt(t, EventRef{9, 0}, "x"), std::nullopt);
 }
 
+std::string kinds(const std::vector<ArgInt>& values) {
+  std::string out;
+  for (const ArgInt& v : values) {
+    switch (v.kind) {
+      case ArgInt::Kind::Absent: out += "absent "; break;
+      case ArgInt::Kind::Null: out += "null "; break;
+      case ArgInt::Kind::Integer: out += std::to_string(v.value) + " "; break;
+      case ArgInt::Kind::Other: out += "other "; break;
+    }
+  }
+  return out;
+}
+
+TEST(TraceArgs, ReaderReadsSeveralKeysOfManyEvents) {
+  ArgIntReader reader({"id", "parent"});
+  EXPECT_EQ(kinds(reader.read(R"({"parent": null, "x": 1, "id": 3})")), "3 null ");
+  EXPECT_EQ(kinds(reader.read(R"({"id": "3", "parent": 1.5})")), "other other ");
+  EXPECT_EQ(kinds(reader.read(R"({"id": 7.0})")), "7 absent ");
+  EXPECT_EQ(kinds(reader.read(R"({"id": 1, "id": 2, "parent": -5})")), "1 -5 ");  // the first, as argInt
+  for (std::string bad : {R"({"id": 7)", R"({"id": 7, "parent": nul})", "[1, 2]", "", "nonsense"})
+    EXPECT_EQ(kinds(reader.read(bad)), "absent absent ") << bad;
+  Trace t;
+  const uint32_t tr = t.trackFor("1", "1");
+  Trace::NewEvent e;
+  e.args = t.addArgs(R"({"parent": 4})");
+  t.append(tr, e);
+  t.append(tr, Trace::NewEvent{});
+  t.finalize();
+  EXPECT_EQ(kinds(reader.read(t, {tr, 0})), "absent 4 ");
+  EXPECT_EQ(kinds(reader.read(t, {tr, 1})), "absent absent ");  // no args
+  EXPECT_EQ(kinds(reader.read(t, {tr, 5})), "absent absent ");
+}
+
 }  // namespace
 }  // namespace fuselab
