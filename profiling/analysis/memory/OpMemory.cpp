@@ -4,6 +4,8 @@
 #include <array>
 #include <string_view>
 
+#include "profiling/analysis/common/CpuNesting.h"
+
 namespace fuselab {
 
 namespace {
@@ -45,11 +47,7 @@ void selfMemory(const Track& t, const std::vector<uint32_t>& counted, std::vecto
   std::vector<std::vector<uint32_t>> children(t.size());
   std::vector<uint32_t> open;
   for (uint32_t i : counted) {
-    while (!open.empty()) {
-      uint32_t p = open.back();
-      if (t.start_ns[i] >= t.end_ns(p) || t.end_ns(i) > t.end_ns(p)) open.pop_back();
-      else break;
-    }
+    while (!open.empty() && !nestsIn(t, i, open.back())) open.pop_back();
     if (!open.empty()) {
       parent[i] = open.back();
       children[open.back()].push_back(i);

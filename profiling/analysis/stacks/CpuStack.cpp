@@ -2,15 +2,15 @@
 
 #include <algorithm>
 
+#include "profiling/analysis/common/CpuNesting.h"
+
 namespace fuselab {
 
 int64_t CpuStack::enter(uint32_t event) {
-  const int64_t start = track_.start_ns[event], end = track_.end_ns(event);
-  int64_t from = start;
-  while (!open_.empty()) {
-    const int64_t open_end = track_.end_ns(open_.back().event);
-    if (open_end > start && open_end >= end) break;  // contains it
-    from = std::max(from, open_end);  // past its start: a partial overlap, counted in the open one
+  int64_t from = track_.start_ns[event];
+  while (!open_.empty() && !nestsIn(track_, event, open_.back().event)) {
+    // Past its start: a partial overlap, counted in the open one.
+    from = std::max(from, track_.end_ns(open_.back().event));
     open_.pop_back();
   }
   if (!open_.empty()) from = std::max(from, open_.back().counted_from);

@@ -1,10 +1,8 @@
 // The events open around the current one on a CPU thread, as the flame
 // graph walks the thread's events by start, longest first. An event nests
-// only in one that contains it, as torch's EventList._populate_cpu_children
-// nests them: the open events that ended before it starts, or that end
-// before it ends (it only partly overlaps them, as a record_function
-// annotation does the Python call that begins it), are dropped. So each open
-// event contains those above it.
+// only in one that contains it (common/CpuNesting.h, as torch nests them):
+// the open events that do not are dropped. So each open event contains
+// those above it.
 //
 // Time is counted once. An event that partly overlaps one it dropped counts
 // from where that one ended (the overlap is the earlier event's), and so do

@@ -130,7 +130,6 @@ FlameGraph buildFlameGraph(const Trace& trace, const FlameGraphRange& range) {
   auto frameName = [&](uint32_t name_id) { return is_step[name_id] ? step_name : name_id; };
 
   constexpr uint32_t kThread = CpuStack::kThread, kNone = CpuStack::kNoFrame;
-  static_assert(PythonCallers::kThread == kThread);
   const std::optional<uint32_t> python_category = pythonFunctionCategory(trace);
   std::vector<uint32_t> unframed;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "profiling/analysis/stacks/CpuStack.h"
 #include "profiling/trace/TraceArgs.h"
 #include "profiling/trace/Trace.h"
 
@@ -31,7 +32,7 @@ std::optional<uint32_t> pythonFunctionCategory(const Trace& trace);
 // nesting order with a stack of the events open around the current one.
 class PythonCallers {
  public:
-  static constexpr uint32_t kThread = UINT32_MAX;  // a parent position: the thread itself
+  static constexpr uint32_t kThread = CpuStack::kThread;  // a parent position: the thread itself
 
   PythonCallers(const Trace& trace, uint32_t track, uint32_t python_category);
 
