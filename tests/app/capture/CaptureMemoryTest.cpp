@@ -41,23 +41,15 @@ TEST(CaptureMemory, EachStepAllocatesAndFreesTheSame) {
   const MemoryEvents m = readMemoryEvents(r.trace);
   ASSERT_FALSE(m.events.empty());
   for (const std::string& w : m.warnings) EXPECT_EQ(w.find("skipped"), std::string::npos) << w;
-  const std::vector<StepStats> steps = computeSteps(r.trace);
-  ASSERT_EQ(steps.size(), 3u);
-  std::vector<std::pair<size_t, int64_t>> per_step;  // (allocations, bytes allocated)
-  for (const StepStats& s : steps) {
-    size_t n = 0;
-    int64_t bytes = 0, net = 0;
-    for (const MemoryEvent& e : m.events) {
-      if (e.ts_ns < s.start_ns || e.ts_ns > s.end_ns) continue;
-      EXPECT_TRUE(isCpuMemory(e.device_type));
-      EXPECT_NE(e.track, UINT32_MAX);  // on a thread of the trace
-      if (e.bytes > 0) ++n, bytes += e.bytes;
-      net += e.bytes;
-    }
-    EXPECT_EQ(net, 0) << s.name << ": a forward frees what it allocates";
-    per_step.push_back({n, bytes});
+  for (const MemoryEvent& e : m.events) {
+    EXPECT_TRUE(isCpuMemory(e.device_type));
+    EXPECT_NE(e.track, UINT32_MAX);  // on a thread of the trace
   }
-  EXPECT_GT(per_step[0].first, 0u);
+  const std::vector<test::StepMemory> per_step = test::memoryPerStep(r.trace, isCpuMemory);
+  ASSERT_EQ(per_step.size(), 3u);
+  for (const test::StepMemory& s : per_step)
+    EXPECT_EQ(s.allocated_bytes, s.freed_bytes) << "a forward frees what it allocates";
+  EXPECT_GT(per_step[0].allocations, 0u);
   EXPECT_EQ(per_step[1], per_step[0]);
   EXPECT_EQ(per_step[2], per_step[0]);
 

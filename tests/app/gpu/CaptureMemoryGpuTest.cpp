@@ -51,17 +51,10 @@ Captured captureWithPeak(const WorkloadParams& p) {
 TEST(CaptureMemoryGpu, StepsAllocateAlikeAndThePeakIsTheAllocators) {
   SKIP_WITHOUT_GPU();
   const Captured c = captureWithPeak(test::cudaBf16Defaults("mlp"));
-  const MemoryEvents m = readMemoryEvents(c.result.trace);
-  const std::vector<StepStats> steps = computeSteps(c.result.trace);
-  ASSERT_EQ(steps.size(), 3u);
-  std::vector<std::pair<size_t, int64_t>> per_step;
-  for (const StepStats& s : steps) {
-    size_t n = 0;
-    int64_t bytes = 0;
-    for (const MemoryEvent& e : m.events)
-      if (isDeviceMemory(e.device_type) && e.ts_ns >= s.start_ns && e.ts_ns <= s.end_ns && e.bytes > 0) ++n, bytes += e.bytes;
-    per_step.push_back({n, bytes});
-  }
+  std::vector<std::pair<size_t, int64_t>> per_step;  // (allocations, bytes allocated)
+  for (const test::StepMemory& s : test::memoryPerStep(c.result.trace, isDeviceMemory))
+    per_step.push_back({s.allocations, s.allocated_bytes});
+  ASSERT_EQ(per_step.size(), 3u);
   EXPECT_GT(per_step[0].first, 0u);
   EXPECT_EQ(per_step[1], per_step[0]);
   EXPECT_EQ(per_step[2], per_step[0]);
